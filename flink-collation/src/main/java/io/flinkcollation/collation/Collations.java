@@ -1,0 +1,130 @@
+package io.flinkcollation.collation;
+
+import java.util.Collections;
+import java.util.Map;
+import java.util.ServiceLoader;
+import java.util.TreeMap;
+import java.util.regex.Pattern;
+
+/**
+ * Entry point for collation names: checks the {@code <provider>.<name>} form, finds the provider
+ * through {@link ServiceLoader} and lets it canonicalise and resolve the rest (spec "Collations").
+ */
+public final class Collations {
+
+  /** The reserved name for UTF-8 byte order; the same as no collation at all. */
+  public static final String UTF8 = "utf8";
+
+  static final String EXAMPLE = "'icu.en_US-ci'";
+
+  private static final Pattern PROVIDER = Pattern.compile("[a-z][a-z0-9_]*");
+
+  private static volatile Map<String, CollationProvider> providers;
+
+  private Collations() {}
+
+  /** Whether {@code name} means byte order: {@code null}, or the reserved name {@code utf8}. */
+  public static boolean isUtf8(String name) {
+    return name == null || UTF8.equals(name);
+  }
+
+  /**
+   * Validates a collation name and returns its canonical form ({@code icu.en_US-ai-ci} becomes
+   * {@code icu.en_US-ci-ai}); {@code utf8} stays {@code utf8}.
+   *
+   * @throws IllegalArgumentException naming the bad part of the name and showing a valid example
+   */
+  public static String canonicalize(String name) {
+    if (UTF8.equals(name)) {
+      return UTF8;
+    }
+    return providerOf(name).canonicalize(name);
+  }
+
+  /**
+   * Resolves a collation name (canonical or not) to the collation the running providers define.
+   *
+   * @throws IllegalArgumentException if the name is malformed or names an unknown collation
+   */
+  public static Collation resolve(String name) {
+    if (UTF8.equals(name)) {
+      return Utf8Collation.INSTANCE;
+    }
+    CollationProvider provider = providerOf(name);
+    return provider.resolve(provider.canonicalize(name));
+  }
+
+  /** The providers found on the class path, by name. */
+  public static Map<String, CollationProvider> providers() {
+    Map<String, CollationProvider> loaded = providers;
+    if (loaded == null) {
+      synchronized (Collations.class) {
+        loaded = providers;
+        if (loaded == null) {
+          Map<String, CollationProvider> byName = new TreeMap<>();
+          for (CollationProvider provider :
+              ServiceLoader.load(CollationProvider.class, Collations.class.getClassLoader())) {
+            CollationProvider previous = byName.put(provider.name(), provider);
+            if (previous != null) {
+              throw new IllegalStateException(
+                  String.format(
+                      "Two collation providers are named '%s': %s and %s; remove one jar",
+                      provider.name(), previous.getClass().getName(), provider.getClass().getName()));
+            }
+          }
+          loaded = Collections.unmodifiableMap(byName);
+          providers = loaded;
+        }
+      }
+    }
+    return loaded;
+  }
+
+  private static CollationProvider providerOf(String name) {
+    if (name == null || name.isEmpty()) {
+      throw invalid(name, "it is empty");
+    }
+    for (int i = 0; i < name.length(); i++) {
+      if (Character.isWhitespace(name.charAt(i))) {
+        throw invalid(name, "it contains whitespace at position " + i);
+      }
+    }
+    int dot = name.indexOf('.');
+    if (dot < 0) {
+      throw invalid(name, "the provider is missing");
+    }
+    String provider = name.substring(0, dot);
+    if (provider.isEmpty()) {
+      throw invalid(name, "the provider before '.' is empty");
+    }
+    if (dot == name.length() - 1) {
+      throw invalid(name, "the name after '" + provider + ".' is empty");
+    }
+    if (!provider.equals(provider.toLowerCase(java.util.Locale.ROOT))) {
+      throw invalid(
+          name,
+          String.format(
+              "the provider '%s' must be lower case ('%s')",
+              provider, provider.toLowerCase(java.util.Locale.ROOT)));
+    }
+    if (!PROVIDER.matcher(provider).matches()) {
+      throw invalid(name, "the provider '" + provider + "' is not a lower-case identifier");
+    }
+    CollationProvider found = providers().get(provider);
+    if (found == null) {
+      throw invalid(
+          name,
+          String.format(
+              "no collation provider '%s' is installed (installed: %s)",
+              provider, providers().keySet()));
+    }
+    return found;
+  }
+
+  static IllegalArgumentException invalid(String name, String reason) {
+    return new IllegalArgumentException(
+        String.format(
+            "Invalid collation name '%s': %s. Expected '<provider>.<name>' such as %s, or '%s'",
+            name, reason, EXAMPLE, UTF8));
+  }
+}
