@@ -1,0 +1,115 @@
+package io.flinkcollation.stats;
+
+import java.nio.ByteBuffer;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.IntPredicate;
+import org.apache.iceberg.ContentFile;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DataFiles;
+import org.apache.iceberg.Metrics;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.types.Conversions;
+import org.apache.iceberg.types.Types;
+
+/**
+ * The codec between {@link CollationBounds} and Iceberg file stats: a metric's bounds are the
+ * {@code lower_bounds}/{@code upper_bounds} entries of the metric id, encoded as Iceberg strings
+ * (DESIGN.md decision 2). Bounds are tight by construction, so presence of both means usable.
+ */
+public final class CollationStats {
+
+  private CollationStats() {}
+
+  /** {@code metrics} plus the given bounds; Iceberg's own entries are kept as they are. */
+  public static Metrics withBounds(Metrics metrics, Collection<CollationBounds> bounds) {
+    if (bounds.isEmpty()) {
+      return metrics;
+    }
+    Map<Integer, ByteBuffer> lower = copy(metrics.lowerBounds());
+    Map<Integer, ByteBuffer> upper = copy(metrics.upperBounds());
+    for (CollationBounds bound : bounds) {
+      lower.put(bound.metricId(), encode(bound.lower()));
+      upper.put(bound.metricId(), encode(bound.upper()));
+    }
+    return new Metrics(
+        metrics.recordCount(),
+        metrics.columnSizes(),
+        metrics.valueCounts(),
+        metrics.nullValueCounts(),
+        metrics.nanValueCounts(),
+        lower,
+        upper);
+  }
+
+  /** The bounds a file carries for the given metric ids; ids without both bounds are absent. */
+  public static Map<Integer, CollationBounds> read(
+      ContentFile<?> file, Collection<Integer> metricIds) {
+    Map<Integer, CollationBounds> result = new TreeMap<>();
+    Map<Integer, ByteBuffer> lower = file.lowerBounds();
+    Map<Integer, ByteBuffer> upper = file.upperBounds();
+    if (lower == null || upper == null) {
+      return result;
+    }
+    for (Integer id : metricIds) {
+      ByteBuffer min = lower.get(id);
+      ByteBuffer max = upper.get(id);
+      if (min != null && max != null) {
+        result.put(id, CollationBounds.of(id, decode(min), decode(max)));
+      }
+    }
+    return result;
+  }
+
+  /**
+   * A copy of {@code file} whose bounds keep only the ids {@code keep} accepts; the file itself
+   * when nothing is dropped. Used to drop bounds of metrics the table no longer declares.
+   */
+  public static DataFile retainBounds(DataFile file, PartitionSpec spec, IntPredicate keep) {
+    Map<Integer, ByteBuffer> lower = filter(file.lowerBounds(), keep);
+    Map<Integer, ByteBuffer> upper = filter(file.upperBounds(), keep);
+    if (lower == file.lowerBounds() && upper == file.upperBounds()) {
+      return file;
+    }
+    Metrics metrics =
+        new Metrics(
+            file.recordCount(),
+            file.columnSizes(),
+            file.valueCounts(),
+            file.nullValueCounts(),
+            file.nanValueCounts(),
+            lower,
+            upper);
+    return DataFiles.builder(spec).copy(file).withMetrics(metrics).build();
+  }
+
+  /** Encodes a bound as Iceberg encodes a string bound (UTF-8). */
+  public static ByteBuffer encode(String value) {
+    return Conversions.toByteBuffer(Types.StringType.get(), value);
+  }
+
+  /** Decodes a bound written by {@link #encode}. */
+  public static String decode(ByteBuffer value) {
+    return Conversions.<CharSequence>fromByteBuffer(Types.StringType.get(), value).toString();
+  }
+
+  private static Map<Integer, ByteBuffer> filter(Map<Integer, ByteBuffer> bounds, IntPredicate keep) {
+    if (bounds == null || bounds.keySet().stream().allMatch(keep::test)) {
+      return bounds;
+    }
+    Map<Integer, ByteBuffer> kept = new HashMap<>();
+    bounds.forEach(
+        (id, value) -> {
+          if (keep.test(id)) {
+            kept.put(id, value);
+          }
+        });
+    return kept;
+  }
+
+  private static Map<Integer, ByteBuffer> copy(Map<Integer, ByteBuffer> bounds) {
+    return bounds == null ? new HashMap<>() : new HashMap<>(bounds);
+  }
+}
