@@ -69,7 +69,9 @@ public final class Collations {
               throw new IllegalStateException(
                   String.format(
                       "Two collation providers are named '%s': %s and %s; remove one jar",
-                      provider.name(), previous.getClass().getName(), provider.getClass().getName()));
+                      provider.name(),
+                      previous.getClass().getName(),
+                      provider.getClass().getName()));
             }
           }
           loaded = Collections.unmodifiableMap(byName);
@@ -81,17 +83,24 @@ public final class Collations {
   }
 
   private static CollationProvider providerOf(String name) {
-    if (name == null || name.isEmpty()) {
+    if (name == null) {
+      throw invalid(null, "it is null; use 'utf8' (or no collation) for byte order");
+    }
+    if (name.isEmpty()) {
       throw invalid(name, "it is empty");
     }
     for (int i = 0; i < name.length(); i++) {
-      if (Character.isWhitespace(name.charAt(i))) {
-        throw invalid(name, "it contains whitespace at position " + i);
+      char c = name.charAt(i);
+      // isSpaceChar also catches no-break spaces (U+00A0, U+2007, U+202F), which isWhitespace
+      // does not; they are invisible in logs and would otherwise surface as an unknown locale.
+      if (Character.isWhitespace(c) || Character.isSpaceChar(c)) {
+        throw invalid(
+            name, String.format("it contains whitespace (U+%04X) at position %d", (int) c, i));
       }
     }
     int dot = name.indexOf('.');
     if (dot < 0) {
-      throw invalid(name, "the provider is missing");
+      throw invalid(name, missingProvider(name));
     }
     String provider = name.substring(0, dot);
     if (provider.isEmpty()) {
@@ -119,6 +128,18 @@ public final class Collations {
               provider, providers().keySet()));
     }
     return found;
+  }
+
+  /** Why a name without a dot is wrong, with the likeliest intended spelling. */
+  private static String missingProvider(String name) {
+    String folded = name.toLowerCase(java.util.Locale.ROOT).replace("-", "").replace("_", "");
+    if (folded.equals(UTF8)) {
+      return "byte order is spelled '" + UTF8 + "'";
+    }
+    if (providers().containsKey(name)) {
+      return "the name after '" + name + ".' is missing";
+    }
+    return "the provider is missing";
   }
 
   static IllegalArgumentException invalid(String name, String reason) {

@@ -3,6 +3,7 @@ package io.flinkcollation.collation;
 import com.ibm.icu.text.Collator;
 import com.ibm.icu.util.ULocale;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
@@ -108,6 +109,7 @@ public final class IcuCollationProvider implements CollationProvider {
           rtrim = true;
           break;
         default:
+          checkHyphenatedLocale(collationName, parts);
           throw Collations.invalid(
               collationName,
               String.format(
@@ -120,6 +122,26 @@ public final class IcuCollationProvider implements CollationProvider {
         Boolean.TRUE.equals(caseInsensitive),
         Boolean.TRUE.equals(accentInsensitive),
         rtrim);
+  }
+
+  /**
+   * Rejects a BCP 47 style locale ({@code icu.en-US}, {@code icu.sr-Latn-RS}) with the ICU
+   * spelling. Without this, its region would be reported as an unknown modifier, which hides the
+   * real mistake.
+   */
+  private static void checkHyphenatedLocale(String collationName, String[] parts) {
+    for (int end = parts.length; end > 1; end--) {
+      String joined = String.join("_", Arrays.asList(parts).subList(0, end));
+      for (String known : LOCALES) {
+        if (known.equalsIgnoreCase(joined)) {
+          throw Collations.invalid(
+              collationName,
+              String.format(
+                  "the locale '%s' is written with '-'; ICU locales use '_', as in '%s.%s'",
+                  String.join("-", Arrays.asList(parts).subList(0, end)), NAME, known));
+        }
+      }
+    }
   }
 
   private static Boolean checkUnset(
@@ -135,11 +157,11 @@ public final class IcuCollationProvider implements CollationProvider {
   private static String suggest(String locale) {
     List<String> candidates = new ArrayList<>();
     for (String known : LOCALES) {
-      if (known.equalsIgnoreCase(locale) || known.equalsIgnoreCase(locale.replace('-', '_'))) {
+      if (known.equalsIgnoreCase(locale)) {
         return String.format(" (did you mean '%s'?)", known);
       }
     }
-    String language = locale.split("[_-]", 2)[0].toLowerCase(Locale.ROOT);
+    String language = locale.split("_", 2)[0].toLowerCase(Locale.ROOT);
     for (String known : LOCALES) {
       if (known.equals(language) || known.startsWith(language + "_")) {
         candidates.add(known);
