@@ -28,13 +28,15 @@ public final class FieldCollation implements Serializable {
         !Collations.isUtf8(collation),
         "Field %s: 'utf8' is byte order, the same as no collation; it is never stored",
         fieldId);
-    String canonical = Collations.canonicalize(collation);
-    Preconditions.checkArgument(
-        canonical.equals(collation),
-        "Field %s: collation '%s' is not canonical; use '%s'",
-        fieldId,
-        collation,
-        canonical);
+    if (providerInstalled(collation)) {
+      String canonical = Collations.canonicalize(collation);
+      Preconditions.checkArgument(
+          canonical.equals(collation),
+          "Field %s: collation '%s' is not canonical; use '%s'",
+          fieldId,
+          collation,
+          canonical);
+    }
     Set<String> versions = new HashSet<>();
     for (CollationMetric metric : metrics) {
       Preconditions.checkArgument(
@@ -59,8 +61,9 @@ public final class FieldCollation implements Serializable {
   /**
    * A field annotation.
    *
-   * @throws IllegalArgumentException if the collation is {@code utf8} or not canonical, a metric
-   *     names another collation, or a (collation, version) repeats
+   * @throws IllegalArgumentException if the collation is {@code utf8} or not canonical (checked
+   *     when its provider is installed), a metric names another collation, or a (collation,
+   *     version) repeats
    */
   public static FieldCollation of(int fieldId, String collation, List<CollationMetric> metrics) {
     return new FieldCollation(fieldId, collation, metrics);
@@ -83,6 +86,17 @@ public final class FieldCollation implements Serializable {
   /** The metric declared for exactly this version of the field's collation, if any. */
   public Optional<CollationMetric> metricFor(String version) {
     return metrics.stream().filter(m -> m.version().equals(version)).findFirst();
+  }
+
+  /**
+   * Whether the provider named by {@code collation} runs here. A table annotated by an engine with
+   * another provider must stay readable (its bounds are just unusable here, spec "Collations"), so
+   * only names of installed providers can be checked for their canonical form; a name without a
+   * provider part is always checked, which rejects it with the {@link Collations} message.
+   */
+  private static boolean providerInstalled(String collation) {
+    int dot = collation == null ? -1 : collation.indexOf('.');
+    return dot <= 0 || Collations.providers().containsKey(collation.substring(0, dot));
   }
 
   FieldCollation withMetrics(List<CollationMetric> newMetrics) {

@@ -1,12 +1,17 @@
 package io.flinkcollation.metadata;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.flinkcollation.collation.Collations;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The JSON form of {@link TableCollations} kept in the {@code collations} table property:
@@ -14,10 +19,17 @@ import java.util.List;
  * <pre>{"fields":[{"field-id":2,"collation":"icu.en_US-ci",
  *   "collation-metrics":[{"id":1001,"collation":"icu.en_US-ci","version":"153.136.0.0"}]}]}</pre>
  *
- * The keys inside a field entry are the spec's field attributes (Appendix C).
+ * The keys inside a field entry are the spec's field attributes (Appendix C). An entry whose
+ * collation is {@code utf8} means no collation (spec "Collations") and is read as absent; with
+ * metrics it is an error.
  */
 final class TableCollationsJson {
-  static final ObjectMapper MAPPER = new ObjectMapper();
+  /** Strict: a repeated key or trailing text is an error, not a silent last-one-wins. */
+  static final ObjectMapper MAPPER =
+      JsonMapper.builder()
+          .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+          .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+          .build();
 
   static final String FIELDS = "fields";
   static final String FIELD_ID = "field-id";
@@ -41,27 +53,56 @@ final class TableCollationsJson {
   }
 
   static TableCollations fromJson(String json) {
+    String problem = "Invalid '" + TableCollations.PROPERTY + "' table property: ";
+    JsonNode root = readTree(json, problem);
+    JsonNode fields = root.get(FIELDS);
+    if (fields == null || !fields.isArray()) {
+      throw new IllegalArgumentException(problem + "no 'fields' array in " + json);
+    }
+    try {
+      List<FieldCollation> parsed = new ArrayList<>();
+      for (JsonNode field : fields) {
+        attributesFromJson(field, "", requiredInt(field, FIELD_ID)).ifPresent(parsed::add);
+      }
+      return TableCollations.of(parsed);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(problem + e.getMessage(), e);
+    }
+  }
+
+  /** Parses {@code json} into a JSON object, or fails with {@code problem} and the cause. */
+  static JsonNode readTree(String json, String problem) {
     JsonNode root;
     try {
-      root = MAPPER.readTree(json);
+      root = json == null ? null : MAPPER.readTree(json);
     } catch (JsonProcessingException e) {
       throw new IllegalArgumentException(
-          "Invalid '" + TableCollations.PROPERTY + "' table property: not JSON: " + json, e);
+          problem + "not JSON (" + e.getOriginalMessage() + "): " + json, e);
     }
-    JsonNode fields = root == null ? null : root.get(FIELDS);
-    if (fields == null || !fields.isArray()) {
-      throw new IllegalArgumentException(
-          "Invalid '" + TableCollations.PROPERTY + "' table property: no 'fields' array: " + json);
+    if (root == null || !root.isObject()) {
+      throw new IllegalArgumentException(problem + "not a JSON object: " + json);
     }
-    List<FieldCollation> parsed = new ArrayList<>();
-    for (JsonNode field : fields) {
-      parsed.add(
-          FieldCollation.of(
-              requiredInt(field, FIELD_ID),
-              requiredText(field, COLLATION),
-              metricsFromJson(field.get(COLLATION_METRICS))));
+    return root;
+  }
+
+  /**
+   * Reads the attributes {@code <prefix>collation} and {@code <prefix>collation-metrics} of the
+   * position {@code fieldId} ({@code prefix} is empty on a struct field, {@code element-}, {@code
+   * key-} or {@code value-} on a list or map). Empty when the collation is {@code utf8}.
+   */
+  static Optional<FieldCollation> attributesFromJson(JsonNode node, String prefix, int fieldId) {
+    String collation = requiredText(node, prefix + COLLATION);
+    List<CollationMetric> metrics = metricsFromJson(node, prefix + COLLATION_METRICS);
+    if (Collations.isUtf8(collation)) {
+      if (!metrics.isEmpty()) {
+        throw new IllegalArgumentException(
+            String.format(
+                "Field %s: collation 'utf8' is byte order and must not declare '%s': %s",
+                fieldId, prefix + COLLATION_METRICS, metrics));
+      }
+      return Optional.empty();
     }
-    return TableCollations.of(parsed);
+    return Optional.of(FieldCollation.of(fieldId, collation, metrics));
   }
 
   static ArrayNode metricsToJson(List<CollationMetric> metrics) {
@@ -75,13 +116,16 @@ final class TableCollationsJson {
     return array;
   }
 
-  static List<CollationMetric> metricsFromJson(JsonNode array) {
+  /** The metric entries under {@code key} of {@code node}; none when the key is absent or null. */
+  static List<CollationMetric> metricsFromJson(JsonNode node, String key) {
     List<CollationMetric> metrics = new ArrayList<>();
+    JsonNode array = node.get(key);
     if (array == null || array.isNull()) {
       return metrics;
     }
     if (!array.isArray()) {
-      throw new IllegalArgumentException("'" + COLLATION_METRICS + "' must be a list: " + array);
+      throw new IllegalArgumentException(
+          String.format("'%s' must be a list in %s", key, node));
     }
     for (JsonNode metric : array) {
       metrics.add(
@@ -97,7 +141,7 @@ final class TableCollationsJson {
     JsonNode value = node.get(key);
     if (value == null || !value.isInt()) {
       throw new IllegalArgumentException(
-          String.format("Collation metadata: '%s' must be an int in %s", key, node));
+          String.format("'%s' must be an int in %s", key, node));
     }
     return value.intValue();
   }
@@ -106,7 +150,7 @@ final class TableCollationsJson {
     JsonNode value = node.get(key);
     if (value == null || !value.isTextual()) {
       throw new IllegalArgumentException(
-          String.format("Collation metadata: '%s' must be a string in %s", key, node));
+          String.format("'%s' must be a string in %s", key, node));
     }
     return value.textValue();
   }
