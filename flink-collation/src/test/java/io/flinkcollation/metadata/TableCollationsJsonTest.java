@@ -1,0 +1,224 @@
+package io.flinkcollation.metadata;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import java.util.Map;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.types.Types;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** The model and its {@code collations} property form (DESIGN.md decision 1). */
+class TableCollationsJsonTest {
+
+  private static final String CI = "icu.en_US-ci";
+  private static final String DE = "icu.de_DE-ci-ai";
+
+  private static final Schema SCHEMA =
+      new Schema(
+          Types.NestedField.required(1, "id", Types.LongType.get()),
+          Types.NestedField.optional(2, "name", Types.StringType.get()),
+          Types.NestedField.optional(
+              3, "tags", Types.ListType.ofOptional(4, Types.StringType.get())));
+
+  private static TableCollations sample() {
+    return TableCollations.of(
+        List.of(
+            FieldCollation.of(
+                2,
+                CI,
+                List.of(
+                    CollationMetric.of(11, CI, "153.136.0.0"),
+                    CollationMetric.of(12, CI, "154.0.0.0"))),
+            FieldCollation.of(4, DE, List.of(CollationMetric.of(13, DE, "153.136.0.0")))));
+  }
+
+  @Test
+  void propertyFormRoundTrips() {
+    TableCollations collations = sample();
+
+    TableCollations read =
+        TableCollations.fromProperties(Map.of(TableCollations.PROPERTY, collations.toJson()));
+
+    assertThat(read).isEqualTo(collations);
+    assertThat(read.fields().get(2).metrics())
+        .containsExactly(
+            CollationMetric.of(11, CI, "153.136.0.0"), CollationMetric.of(12, CI, "154.0.0.0"));
+    assertThat(read.metrics()).containsOnlyKeys(11, 12, 13);
+    assertThat(read.fieldOfMetric(13)).map(FieldCollation::fieldId).contains(4);
+    assertThat(read.fieldOfMetric(2)).isEmpty();
+    assertThat(read.collationOf(2)).isEqualTo(CI);
+    assertThat(read.collationOf(1)).isEqualTo("utf8");
+    assertThat(read.field(2).orElseThrow().metricFor("154.0.0.0"))
+        .contains(CollationMetric.of(12, CI, "154.0.0.0"));
+    assertThat(read.field(2).orElseThrow().metricFor("1.0.0.0")).isEmpty();
+  }
+
+  @Test
+  void propertyFormIsTheDesignShape() {
+    TableCollations collations =
+        TableCollations.of(
+            List.of(
+                FieldCollation.of(
+                    2, CI, List.of(CollationMetric.of(1001, CI, "153.136.0.0")))));
+
+    assertThat(collations.toJson())
+        .isEqualTo(
+            "{\"fields\":[{\"field-id\":2,\"collation\":\"icu.en_US-ci\",\"collation-metrics\":"
+                + "[{\"id\":1001,\"collation\":\"icu.en_US-ci\",\"version\":\"153.136.0.0\"}]}]}");
+  }
+
+  @Test
+  void absentOrBlankPropertyIsNoCollations() {
+    assertThat(TableCollations.fromProperties(Map.of())).isEqualTo(TableCollations.empty());
+    assertThat(TableCollations.fromProperties(Map.of(TableCollations.PROPERTY, " ")).isEmpty())
+        .isTrue();
+    assertThat(TableCollations.empty().toJson()).isEqualTo("{\"fields\":[]}");
+  }
+
+  @Test
+  void utf8EntryWithoutMetricsMeansNoCollation() {
+    // Spec "Collations": an explicit utf8 is exactly the same as no collation attribute.
+    String json =
+        "{\"fields\":[{\"field-id\":2,\"collation\":\"utf8\"},"
+            + "{\"field-id\":4,\"collation\":\"utf8\",\"collation-metrics\":[]}]}";
+
+    assertThat(TableCollations.fromProperties(Map.of(TableCollations.PROPERTY, json)).isEmpty())
+        .isTrue();
+  }
+
+  @Test
+  void collationOfAProviderNotInstalledHereStaysReadable() {
+    // Written by an engine with another provider: readable, its bounds just unusable here.
+    String json =
+        "{\"fields\":[{\"field-id\":2,\"collation\":\"acme.NoCase\",\"collation-metrics\":"
+            + "[{\"id\":11,\"collation\":\"acme.NoCase\",\"version\":\"7\"}]}]}";
+
+    TableCollations read = TableCollations.fromProperties(Map.of(TableCollations.PROPERTY, json));
+
+    assertThat(read.collationOf(2)).isEqualTo("acme.NoCase");
+    assertThat(read.toJson()).isEqualTo(json);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      quoteCharacter = '"',
+      value = {
+        "not JSON | {fields: | not JSON",
+        "trailing text | {\"fields\":[]} x | not JSON",
+        "repeated key | {\"fields\":[],\"fields\":[]} | Duplicate field 'fields'",
+        "not an object | [1] | not a JSON object",
+        "no fields | {} | no 'fields' array",
+        "fields not a list | {\"fields\":{}} | no 'fields' array",
+        "missing field-id | {\"fields\":[{\"collation\":\"icu.en_US-ci\"}]}"
+            + " | 'field-id' must be an int",
+        "field-id a string | {\"fields\":[{\"field-id\":\"2\",\"collation\":\"icu.en_US-ci\"}]}"
+            + " | 'field-id' must be an int",
+        "entry not an object | {\"fields\":[2]} | 'field-id' must be an int in 2",
+        "missing collation | {\"fields\":[{\"field-id\":2}]} | 'collation' must be a string",
+        "collation a number | {\"fields\":[{\"field-id\":2,\"collation\":5}]}"
+            + " | 'collation' must be a string",
+        "metrics not a list | {\"fields\":[{\"field-id\":2,\"collation\":\"icu.en_US-ci\","
+            + "\"collation-metrics\":{}}]} | 'collation-metrics' must be a list",
+        "metric without version | {\"fields\":[{\"field-id\":2,\"collation\":\"icu.en_US-ci\","
+            + "\"collation-metrics\":[{\"id\":11,\"collation\":\"icu.en_US-ci\"}]}]}"
+            + " | 'version' must be a string",
+        "metric id a string | {\"fields\":[{\"field-id\":2,\"collation\":\"icu.en_US-ci\","
+            + "\"collation-metrics\":[{\"id\":\"11\",\"collation\":\"icu.en_US-ci\","
+            + "\"version\":\"1\"}]}]} | 'id' must be an int",
+        "negative field id | {\"fields\":[{\"field-id\":-2,\"collation\":\"icu.en_US-ci\"}]}"
+            + " | Invalid field id -2: must be positive",
+        "duplicate field | {\"fields\":[{\"field-id\":2,\"collation\":\"icu.en_US-ci\"},"
+            + "{\"field-id\":2,\"collation\":\"icu.de_DE\"}]} | Field 2 is annotated twice",
+        "duplicate metric id | {\"fields\":[{\"field-id\":2,\"collation\":\"icu.en_US-ci\","
+            + "\"collation-metrics\":[{\"id\":11,\"collation\":\"icu.en_US-ci\",\"version\":\"1\"}]},"
+            + "{\"field-id\":4,\"collation\":\"icu.de_DE\",\"collation-metrics\":"
+            + "[{\"id\":11,\"collation\":\"icu.de_DE\",\"version\":\"1\"}]}]}"
+            + " | Collation metric id 11 is declared twice",
+        "metric id is an annotated field | {\"fields\":[{\"field-id\":2,\"collation\":"
+            + "\"icu.en_US-ci\",\"collation-metrics\":[{\"id\":4,\"collation\":\"icu.en_US-ci\","
+            + "\"version\":\"1\"}]},{\"field-id\":4,\"collation\":\"icu.de_DE\"}]}"
+            + " | Collation metric id 4 is also an annotated field id",
+        "metric of another collation | {\"fields\":[{\"field-id\":2,\"collation\":\"icu.en_US-ci\","
+            + "\"collation-metrics\":[{\"id\":11,\"collation\":\"icu.en_US\",\"version\":\"1\"}]}]}"
+            + " | is for collation 'icu.en_US' but the field's collation is 'icu.en_US-ci'",
+        "same collation and version twice | {\"fields\":[{\"field-id\":2,\"collation\":"
+            + "\"icu.en_US-ci\",\"collation-metrics\":[{\"id\":11,\"collation\":\"icu.en_US-ci\","
+            + "\"version\":\"1\"},{\"id\":12,\"collation\":\"icu.en_US-ci\",\"version\":\"1\"}]}]}"
+            + " | (icu.en_US-ci, 1) is declared twice",
+        "not canonical | {\"fields\":[{\"field-id\":2,\"collation\":\"icu.en_US-ai-ci\"}]}"
+            + " | collation 'icu.en_US-ai-ci' is not canonical; use 'icu.en_US-ci-ai'",
+        "no provider | {\"fields\":[{\"field-id\":2,\"collation\":\"en_US-ci\"}]}"
+            + " | Invalid collation name 'en_US-ci': the provider is missing",
+        "unknown icu locale | {\"fields\":[{\"field-id\":2,\"collation\":\"icu.xx_QQ\"}]}"
+            + " | unknown ICU locale 'xx_QQ'",
+        "utf8 with metrics | {\"fields\":[{\"field-id\":2,\"collation\":\"utf8\","
+            + "\"collation-metrics\":[{\"id\":11,\"collation\":\"utf8\",\"version\":\"1\"}]}]}"
+            + " | collation 'utf8' is byte order and must not declare 'collation-metrics'",
+      })
+  void rejectsMalformedPropertyNamingTheProblem(String name, String json, String message) {
+    assertThatThrownBy(
+            () -> TableCollations.fromProperties(Map.of(TableCollations.PROPERTY, json)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("Invalid 'collations' table property: ")
+        .hasMessageContaining(message);
+  }
+
+  @Test
+  void modelNeverStoresUtf8() {
+    assertThatThrownBy(() -> FieldCollation.of(2, "utf8", List.of()))
+        .hasMessageContaining("'utf8' is byte order, the same as no collation");
+  }
+
+  @Test
+  void withReplacesAndWithoutRemovesAnAnnotation() {
+    TableCollations collations = sample();
+
+    TableCollations replaced = collations.with(FieldCollation.of(2, DE, List.of()));
+    TableCollations removed = collations.without(4);
+
+    assertThat(replaced.collationOf(2)).isEqualTo(DE);
+    assertThat(replaced.metrics()).containsOnlyKeys(13);
+    assertThat(removed.fields()).containsOnlyKeys(2);
+    assertThat(removed.metrics()).containsOnlyKeys(11, 12);
+    assertThat(collations).isEqualTo(sample());
+  }
+
+  @Test
+  void validateAcceptsReservedMetricIds() {
+    sample().validate(SCHEMA, 13);
+  }
+
+  @Test
+  void validateRejectsAMetricIdAboveLastColumnId() {
+    assertThatThrownBy(() -> sample().validate(SCHEMA, 12))
+        .hasMessageContaining("metric 13")
+        .hasMessageContaining("above last-column-id 12");
+  }
+
+  @Test
+  void validateRejectsAMetricIdThatIsAColumn() {
+    TableCollations collations =
+        TableCollations.of(
+            List.of(FieldCollation.of(2, CI, List.of(CollationMetric.of(1, CI, "1")))));
+
+    assertThatThrownBy(() -> collations.validate(SCHEMA, 4))
+        .hasMessageContaining("metric 1 ")
+        .hasMessageContaining("collides with column 'id'");
+  }
+
+  @Test
+  void validateRejectsACollationOnANonStringOrMissingField() {
+    assertThatThrownBy(
+            () -> TableCollations.of(List.of(FieldCollation.of(3, CI, List.of()))).validate(SCHEMA, 4))
+        .hasMessageContaining("on field 'tags' (id 3)")
+        .hasMessageContaining("only to string fields, not list<string>");
+    assertThatThrownBy(
+            () -> TableCollations.of(List.of(FieldCollation.of(9, CI, List.of()))).validate(SCHEMA, 9))
+        .hasMessageContaining("field id 9: the schema has no such field");
+  }
+}
