@@ -12,8 +12,8 @@ import java.util.Set;
 import org.apache.flink.util.Preconditions;
 
 /**
- * The collation annotation of one string field (top level or nested, keyed by its own field id)
- * and the collation metric fields it declares.
+ * The collation annotation of one string field (top level or nested, keyed by its own field id) and
+ * the collation metric fields it declares.
  */
 public final class FieldCollation implements Serializable {
   private static final long serialVersionUID = 1L;

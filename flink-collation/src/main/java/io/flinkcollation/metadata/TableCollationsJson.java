@@ -124,8 +124,7 @@ final class TableCollationsJson {
       return metrics;
     }
     if (!array.isArray()) {
-      throw new IllegalArgumentException(
-          String.format("'%s' must be a list in %s", key, node));
+      throw new IllegalArgumentException(String.format("'%s' must be a list in %s", key, node));
     }
     for (JsonNode metric : array) {
       metrics.add(
@@ -140,8 +139,7 @@ final class TableCollationsJson {
   static int requiredInt(JsonNode node, String key) {
     JsonNode value = node.get(key);
     if (value == null || !value.isInt()) {
-      throw new IllegalArgumentException(
-          String.format("'%s' must be an int in %s", key, node));
+      throw new IllegalArgumentException(String.format("'%s' must be an int in %s", key, node));
     }
     return value.intValue();
   }
@@ -149,8 +147,7 @@ final class TableCollationsJson {
   static String requiredText(JsonNode node, String key) {
     JsonNode value = node.get(key);
     if (value == null || !value.isTextual()) {
-      throw new IllegalArgumentException(
-          String.format("'%s' must be a string in %s", key, node));
+      throw new IllegalArgumentException(String.format("'%s' must be a string in %s", key, node));
     }
     return value.textValue();
   }

@@ -33,8 +33,8 @@ import org.apache.iceberg.util.Tasks;
  * }</pre>
  *
  * Columns are named by path: {@code name}, {@code address.city}, {@code tags.element}, {@code
- * attrs.key}, {@code attrs.value}. New metric ids are reserved by raising {@code last-column-id}
- * in the same commit (DESIGN.md decision 3). Changes are re-applied to fresh metadata when a
+ * attrs.key}, {@code attrs.value}. New metric ids are reserved by raising {@code last-column-id} in
+ * the same commit (DESIGN.md decision 3). Changes are re-applied to fresh metadata when a
  * concurrent commit wins, as Iceberg retries its own commits.
  */
 public final class UpdateCollations {
@@ -211,8 +211,7 @@ public final class UpdateCollations {
                               "Cannot add a collation metric to '%s': the column has no collation"
                                   + " (utf8 byte order has no metrics); collate it first, e.g."
                                   + " collate(\"%s\", \"icu.en_US-ci\")",
-                              path,
-                              path)));
+                              path, path)));
       String metricVersion =
           version != null ? version : Collations.resolve(field.collation()).version();
       Preconditions.checkArgument(

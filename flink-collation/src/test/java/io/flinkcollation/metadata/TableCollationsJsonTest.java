@@ -62,8 +62,7 @@ class TableCollationsJsonTest {
     TableCollations collations =
         TableCollations.of(
             List.of(
-                FieldCollation.of(
-                    2, CI, List.of(CollationMetric.of(1001, CI, "153.136.0.0")))));
+                FieldCollation.of(2, CI, List.of(CollationMetric.of(1001, CI, "153.136.0.0")))));
 
     assertThat(collations.toJson())
         .isEqualTo(
@@ -137,8 +136,8 @@ class TableCollationsJsonTest {
         "duplicate metric id | {\"fields\":[{\"field-id\":2,\"collation\":\"icu.en_US-ci\","
             + "\"collation-metrics\":[{\"id\":11,\"collation\":\"icu.en_US-ci\",\"version\":\"1\"}]},"
             + "{\"field-id\":4,\"collation\":\"icu.de_DE\",\"collation-metrics\":"
-            + "[{\"id\":11,\"collation\":\"icu.de_DE\",\"version\":\"1\"}]}]}"
-            + " | Collation metric id 11 is declared twice",
+            + "[{\"id\":11,\"collation\":\"icu.de_DE\",\"version\":\"1\"}]}]} | Collation metric id"
+            + " 11 is declared twice",
         "metric id is an annotated field | {\"fields\":[{\"field-id\":2,\"collation\":"
             + "\"icu.en_US-ci\",\"collation-metrics\":[{\"id\":4,\"collation\":\"icu.en_US-ci\","
             + "\"version\":\"1\"}]},{\"field-id\":4,\"collation\":\"icu.de_DE\"}]}"
@@ -161,8 +160,7 @@ class TableCollationsJsonTest {
             + " | collation 'utf8' is byte order and must not declare 'collation-metrics'",
       })
   void rejectsMalformedPropertyNamingTheProblem(String name, String json, String message) {
-    assertThatThrownBy(
-            () -> TableCollations.fromProperties(Map.of(TableCollations.PROPERTY, json)))
+    assertThatThrownBy(() -> TableCollations.fromProperties(Map.of(TableCollations.PROPERTY, json)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageStartingWith("Invalid 'collations' table property: ")
         .hasMessageContaining(message);
@@ -214,11 +212,15 @@ class TableCollationsJsonTest {
   @Test
   void validateRejectsACollationOnANonStringOrMissingField() {
     assertThatThrownBy(
-            () -> TableCollations.of(List.of(FieldCollation.of(3, CI, List.of()))).validate(SCHEMA, 4))
+            () ->
+                TableCollations.of(List.of(FieldCollation.of(3, CI, List.of())))
+                    .validate(SCHEMA, 4))
         .hasMessageContaining("on field 'tags' (id 3)")
         .hasMessageContaining("only to string fields, not list<string>");
     assertThatThrownBy(
-            () -> TableCollations.of(List.of(FieldCollation.of(9, CI, List.of()))).validate(SCHEMA, 9))
+            () ->
+                TableCollations.of(List.of(FieldCollation.of(9, CI, List.of())))
+                    .validate(SCHEMA, 9))
         .hasMessageContaining("field id 9: the schema has no such field");
   }
 }
