@@ -18,9 +18,9 @@ import org.apache.iceberg.types.Types;
 /**
  * A table's collation annotations and collation metric fields, keyed by the annotated field's id.
  *
- * <p>Released Iceberg drops unknown schema attributes, so the model is stored in the table
- * property {@value #PROPERTY} (DESIGN.md decision 1); {@link SchemaCollationsJson} renders the
- * spec's in-schema form of the same model. Instances are immutable.
+ * <p>Released Iceberg drops unknown schema attributes, so the model is stored in the table property
+ * {@value #PROPERTY} (DESIGN.md decision 1); {@link SchemaCollationsJson} renders the spec's
+ * in-schema form of the same model. Instances are immutable.
  */
 public final class TableCollations implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -130,6 +130,22 @@ public final class TableCollations implements Serializable {
    * @throws IllegalArgumentException naming the offending field or metric id
    */
   public void validate(Schema schema, int lastColumnId) {
+    validateSchema(schema);
+    for (CollationMetric metric : metricsById.values()) {
+      Preconditions.checkArgument(
+          metric.id() <= lastColumnId,
+          "Collation %s is above last-column-id %s: the id is not reserved and a new column"
+              + " could take it",
+          metric,
+          lastColumnId);
+    }
+  }
+
+  /**
+   * The part of {@link #validate} that needs only the schema (the in-schema form has no
+   * last-column-id): annotated fields exist and are strings, metric ids are not columns.
+   */
+  void validateSchema(Schema schema) {
     for (FieldCollation field : fields.values()) {
       Types.NestedField column = schema.findField(field.fieldId());
       Preconditions.checkArgument(
@@ -151,12 +167,6 @@ public final class TableCollations implements Serializable {
           "Collation %s collides with column '%s'; metric ids must be reserved, not columns",
           metric,
           column == null ? null : schema.findColumnName(metric.id()));
-      Preconditions.checkArgument(
-          metric.id() <= lastColumnId,
-          "Collation %s is above last-column-id %s: the id is not reserved and a new column"
-              + " could take it",
-          metric,
-          lastColumnId);
     }
   }
 
