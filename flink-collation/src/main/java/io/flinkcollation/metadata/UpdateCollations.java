@@ -185,8 +185,23 @@ public final class UpdateCollations {
 
     Draft(TableMetadata base) {
       this.schema = base.schema();
-      this.collations = TableCollations.fromProperties(base.properties());
+      this.collations = withoutDroppedColumns(TableCollations.fromProperties(base.properties()));
       this.lastColumnId = base.lastColumnId();
+    }
+
+    /**
+     * A column dropped through plain Iceberg leaves its annotation behind. Field ids are never
+     * reused, so the annotation is dead; keeping it would fail the validation of every later change
+     * with no path left to drop it. Its metric ids stay reserved: last-column-id never goes down.
+     */
+    private TableCollations withoutDroppedColumns(TableCollations stored) {
+      TableCollations kept = stored;
+      for (Integer fieldId : stored.fields().keySet()) {
+        if (schema.findField(fieldId) == null) {
+          kept = kept.without(fieldId);
+        }
+      }
+      return kept;
     }
 
     void collate(String path, String collation) {
