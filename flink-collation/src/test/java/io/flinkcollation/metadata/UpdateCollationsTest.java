@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.flinkcollation.collation.Collations;
+import io.flinkcollation.collation.TestCollationProvider;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -75,6 +76,7 @@ class UpdateCollationsTest {
 
   @AfterEach
   void closeCatalogs() throws IOException {
+    TestCollationProvider.resetVersion();
     for (HadoopCatalog catalog : catalogs) {
       catalog.close();
     }
@@ -124,6 +126,26 @@ class UpdateCollationsTest {
     assertThat(TableCollations.fromTable(table)).isEqualTo(TableCollations.fromTable(reloaded));
     TableCollations.fromTable(reloaded).validate(reloaded.schema(), metadata().lastColumnId());
     assertSchemaUnchanged();
+  }
+
+  @Test
+  void aProviderUpgradeAddsAMetricForTheNewVersionBesideTheOld() {
+    UpdateCollations.of(table)
+        .collate("name", TestCollationProvider.UPPER)
+        .addMetric("name")
+        .commit();
+    int last = metadata().lastColumnId();
+
+    TestCollationProvider.setVersion("2");
+    UpdateCollations.of(table).addMetric("name").commit();
+
+    assertThat(TableCollations.fromTable(reload()).field(id("name")).orElseThrow().metrics())
+        .containsExactly(
+            CollationMetric.of(last, TestCollationProvider.UPPER, "1"),
+            CollationMetric.of(last + 1, TestCollationProvider.UPPER, "2"));
+    assertRejectedWritingNothing(
+        () -> UpdateCollations.of(table).addMetric("name").commit(),
+        "(test.upper, 2) is already declared as metric " + (last + 1));
   }
 
   @Test
