@@ -1,0 +1,142 @@
+package io.flinkcollation.scan;
+
+import io.flinkcollation.metadata.CollationMetric;
+import io.flinkcollation.metadata.TableCollations;
+import io.flinkcollation.scan.FileDecision.Reason;
+import io.flinkcollation.stats.CollationBounds;
+import io.flinkcollation.stats.CollationStats;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.List;
+import org.apache.flink.util.Preconditions;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableScan;
+import org.apache.iceberg.io.CloseableIterable;
+
+/**
+ * Plans the data files a predicate on a collated column must scan, pruning with collation bounds
+ * only (spec "Readers", DESIGN.md decision 10).
+ *
+ * <pre>{@code
+ * CollationPredicate predicate = CollationPredicate.equal("name", "ÉMILE");
+ * PrunedFiles files = CollationScan.of(table).planFiles(predicate);
+ * files.tasks(); // read these: no other file can hold a name equal to 'ÉMILE' under the collation
+ * }</pre>
+ *
+ * A file is pruned only on the bounds of the metric whose (collation, version) is exactly what the
+ * running provider resolves for the column. Byte-order bounds and partition values are never
+ * consulted: collation-equal values can differ in bytes and land in any partition. Anything missing
+ * means the file is scanned. The table's collations are read when the scan is created.
+ */
+public final class CollationScan {
+
+  private final Table table;
+  private final Schema schema;
+  private final TableCollations collations;
+  private final Long snapshotId;
+
+  private CollationScan(Table table, Schema schema, TableCollations collations, Long snapshotId) {
+    this.table = table;
+    this.schema = schema;
+    this.collations = collations;
+    this.snapshotId = snapshotId;
+  }
+
+  /** A scan of the table's current snapshot, under the collations the table declares now. */
+  public static CollationScan of(Table table) {
+    Preconditions.checkArgument(table != null, "Cannot scan: table is null");
+    return new CollationScan(table, table.schema(), TableCollations.fromTable(table), null);
+  }
+
+  /**
+   * The same scan of an older snapshot. Metric ids are never reused, so today's declarations
+   * describe the bounds of older files too.
+   */
+  public CollationScan useSnapshot(long id) {
+    Preconditions.checkArgument(
+        table.snapshot(id) != null, "Cannot scan table %s: it has no snapshot %s", table, id);
+    return new CollationScan(table, schema, collations, id);
+  }
+
+  /**
+   * Decides, for every data file of the snapshot, whether it may hold a row matching {@code
+   * predicate} under the column's collation.
+   *
+   * @throws IllegalArgumentException if the column is unknown, not a string, or not collated
+   */
+  public PrunedFiles planFiles(CollationPredicate predicate) {
+    Preconditions.checkArgument(predicate != null, "Cannot plan files: predicate is null");
+    CollatedColumn column = CollatedColumn.of(table.name(), schema, collations, predicate.column());
+    Reason everyFile = null;
+    CollationMetric metric = null;
+    Comparator<String> order = null;
+    if (predicate.operation() == CollationPredicate.Operation.STARTS_WITH) {
+      everyFile = Reason.PREFIX_PREDICATE;
+    } else if (!predicate.collation().orElse(column.collation()).equals(column.collation())) {
+      everyFile = Reason.COLLATION_MISMATCH;
+    } else if (column.resolved().isEmpty()) {
+      everyFile = Reason.COLLATION_UNAVAILABLE;
+    } else if (column.usableMetric().isEmpty()) {
+      everyFile = Reason.NO_MATCHING_METRIC;
+    } else {
+      metric = column.usableMetric().get();
+      // One comparator per planning call: comparators are not thread-safe.
+      order = column.resolved().get().newComparator();
+    }
+
+    List<FileDecision> decisions = new ArrayList<>();
+    try (CloseableIterable<FileScanTask> tasks = newTableScan().planFiles()) {
+      for (FileScanTask task : tasks) {
+        decisions.add(
+            everyFile != null
+                ? new FileDecision(task, everyFile, null)
+                : decide(task, predicate, metric, order));
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("Failed to plan files of table " + table.name(), e);
+    }
+    return new PrunedFiles(predicate, metric, decisions);
+  }
+
+  private TableScan newTableScan() {
+    // No row filter: Iceberg would prune on partitions and byte-order bounds, which must not be
+    // used for a collated predicate. includeColumnStats() keeps every id's bounds, the metric ids
+    // included; selecting stats of named columns would drop them (DESIGN.md decision 2).
+    TableScan scan = table.newScan().includeColumnStats();
+    return snapshotId == null ? scan : scan.useSnapshot(snapshotId);
+  }
+
+  private static FileDecision decide(
+      FileScanTask task,
+      CollationPredicate predicate,
+      CollationMetric metric,
+      Comparator<String> order) {
+    CollationBounds bounds;
+    try {
+      bounds =
+          CollationStats.read(task.file(), Collections.singleton(metric.id())).get(metric.id());
+    } catch (UncheckedIOException notUtf8) {
+      return new FileDecision(task, Reason.INVALID_BOUNDS, null);
+    }
+    if (bounds == null) {
+      return new FileDecision(task, Reason.NO_BOUNDS, null);
+    }
+    if (order.compare(bounds.lower(), bounds.upper()) > 0) {
+      return new FileDecision(task, Reason.INVALID_BOUNDS, bounds);
+    }
+    return new FileDecision(
+        task,
+        predicate.mayMatch(bounds, order) ? Reason.WITHIN_BOUNDS : Reason.OUTSIDE_BOUNDS,
+        bounds);
+  }
+
+  @Override
+  public String toString() {
+    return "CollationScan of " + table.name() + (snapshotId == null ? "" : " @ " + snapshotId);
+  }
+}

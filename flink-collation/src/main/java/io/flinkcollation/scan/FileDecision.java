@@ -1,0 +1,78 @@
+package io.flinkcollation.scan;
+
+import io.flinkcollation.stats.CollationBounds;
+import java.util.Optional;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.FileScanTask;
+
+/** Whether one data file is scanned or pruned for a collation predicate, and why. */
+public final class FileDecision {
+
+  /** Why a file is scanned or pruned. Only {@link #OUTSIDE_BOUNDS} prunes. */
+  public enum Reason {
+    /** Pruned: the file's collation bounds exclude every value the predicate accepts. */
+    OUTSIDE_BOUNDS,
+    /** Scanned: the file's collation bounds admit a matching value. */
+    WITHIN_BOUNDS,
+    /** Scanned: prefix predicates never prune (spec "Readers"). */
+    PREFIX_PREDICATE,
+    /** Scanned: the predicate's collation is not the column's collation. */
+    COLLATION_MISMATCH,
+    /** Scanned: the running providers cannot resolve the column's collation. */
+    COLLATION_UNAVAILABLE,
+    /**
+     * Scanned: the column declares no metric for the (collation, version) the running provider
+     * resolves.
+     */
+    NO_MATCHING_METRIC,
+    /**
+     * Scanned: the file has no bounds for the usable metric (written before it was declared, by a
+     * writer that could not produce them, or all of its values are null).
+     */
+    NO_BOUNDS,
+    /** Scanned: the file's bounds cannot be decoded or are out of order under the collation. */
+    INVALID_BOUNDS
+  }
+
+  private final FileScanTask task;
+  private final Reason reason;
+  private final CollationBounds bounds;
+
+  FileDecision(FileScanTask task, Reason reason, CollationBounds bounds) {
+    this.task = task;
+    this.reason = reason;
+    this.bounds = bounds;
+  }
+
+  /** The planned task; scan it unless {@link #pruned()}. */
+  public FileScanTask task() {
+    return task;
+  }
+
+  public DataFile file() {
+    return task.file();
+  }
+
+  public Reason reason() {
+    return reason;
+  }
+
+  public boolean pruned() {
+    return reason == Reason.OUTSIDE_BOUNDS;
+  }
+
+  /** The collation bounds the decision was taken on, when it was taken on bounds. */
+  public Optional<CollationBounds> bounds() {
+    return Optional.ofNullable(bounds);
+  }
+
+  @Override
+  public String toString() {
+    return String.format(
+        "%s %s (%s%s)",
+        pruned() ? "prune" : "scan",
+        task.file().location(),
+        reason,
+        bounds == null ? "" : ", " + bounds);
+  }
+}
