@@ -181,6 +181,37 @@ class InspectTableTest {
   }
 
   @Test
+  void collationsThisJvmCannotResolveAreShownAsUnavailable() throws IOException {
+    // Declared by an engine with a provider this JVM lacks: readable, never supported here.
+    int nameId = table.schema().findField("name").fieldId();
+    table
+        .updateProperties()
+        .set(
+            TableCollations.PROPERTY,
+            String.format(
+                "{\"fields\":[{\"field-id\":%d,\"collation\":\"spark.utf8_lcase\","
+                    + "\"collation-metrics\":[{\"id\":%d,\"collation\":\"spark.utf8_lcase\","
+                    + "\"version\":\"1\"}]}]}",
+                nameId, current.id()))
+        .commit();
+
+    String text = run("--warehouse", warehouse.toString(), "--table", "db.users")[0];
+    List<String> lines = Arrays.asList(text.split("\n"));
+    assertThat(line(lines, "name", "spark.utf8_lcase", "unavailable", " " + current.id() + " "))
+        .endsWith("no");
+    assertThat(text).contains("no collation provider 'spark' is installed");
+
+    JsonNode name =
+        new ObjectMapper()
+            .readTree(run("--json", "--warehouse", warehouse.toString(), "--table", "db.users")[0])
+            .get("columns")
+            .get(0);
+    assertThat(name.get("running-version").isNull()).isTrue();
+    assertThat(name.get("unresolved-reason").asText()).contains("spark");
+    assertThat(name.get("metrics").get(0).get("supported").asBoolean()).isFalse();
+  }
+
+  @Test
   void badArgumentsPrintUsage() {
     assertUsageError(new String[0], "--warehouse is required");
     assertUsageError(new String[] {"--warehouse", "/x"}, "--table is required");

@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.flinkcollation.collation.Collations;
+import io.flinkcollation.collation.TestCollationProvider;
 import io.flinkcollation.metadata.CollationMetric;
 import io.flinkcollation.metadata.TableCollations;
 import io.flinkcollation.metadata.UpdateCollations;
@@ -251,6 +252,49 @@ class CollationScanTest {
                 .filter(FileDecision::pruned)
                 .map(d -> d.file().location()))
         .containsExactly(both.location());
+  }
+
+  @Test
+  void aProviderUpgradeStopsPruningUntilTheNewVersionHasBounds(@TempDir Path other) {
+    Table t = create(other, "upgrade");
+    UpdateCollations.of(t).collate("name", TestCollationProvider.UPPER).addMetric("name").commit();
+    DataFile file = appendNames(t, TestCollationProvider.UPPER, "apple", "Banana");
+    assertScans(t, CollationPredicate.equal("name", "cherry"));
+    try {
+      TestCollationProvider.setVersion("2");
+      PrunedFiles upgraded =
+          CollationScan.of(t).planFiles(CollationPredicate.equal("name", "cherry"));
+      assertThat(locations(upgraded.tasks())).containsExactly(file.location());
+      assertThat(upgraded.decisions().get(0).reason()).isEqualTo(Reason.NO_MATCHING_METRIC);
+    } finally {
+      TestCollationProvider.resetVersion();
+    }
+  }
+
+  @Test
+  void aCollationNoProviderHereResolvesIsScanned(@TempDir Path other) {
+    Table t = create(other, "foreign");
+    int nameId = t.schema().findField("name").fieldId();
+    // Declared by an engine with a provider this JVM lacks; the id is reserved like ours are.
+    UpdateCollations.of(t).collate("name", CI).addMetric("name").commit();
+    int metricId = usableMetric(t).id();
+    t.updateProperties()
+        .set(
+            TableCollations.PROPERTY,
+            String.format(
+                "{\"fields\":[{\"field-id\":%d,\"collation\":\"spark.utf8_lcase\","
+                    + "\"collation-metrics\":[{\"id\":%d,\"collation\":\"spark.utf8_lcase\","
+                    + "\"version\":\"1\"}]}]}",
+                nameId, metricId))
+        .commit();
+    append(t, rows("apple"), List.of(CollationBounds.of(metricId, "apple", "apple")));
+
+    CollatedColumn column = CollatedColumn.of(t, "name");
+    assertThat(column.resolved()).isEmpty();
+    assertThat(column.unresolvedReason()).get().asString().contains("spark");
+    PrunedFiles result = CollationScan.of(t).planFiles(CollationPredicate.equal("name", "zebra"));
+    assertThat(result.scannedFiles()).isEqualTo(1);
+    assertThat(result.decisions().get(0).reason()).isEqualTo(Reason.COLLATION_UNAVAILABLE);
   }
 
   @Test
