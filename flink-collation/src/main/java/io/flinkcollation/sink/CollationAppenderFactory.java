@@ -1,0 +1,140 @@
+package io.flinkcollation.sink;
+
+import io.flinkcollation.stats.CollationStats;
+import io.flinkcollation.stats.FileBoundsTracker;
+import java.io.IOException;
+import java.util.List;
+import java.util.function.Consumer;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.Metrics;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.StructLike;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.deletes.EqualityDeleteWriter;
+import org.apache.iceberg.deletes.PositionDeleteWriter;
+import org.apache.iceberg.encryption.EncryptedOutputFile;
+import org.apache.iceberg.flink.sink.FlinkAppenderFactory;
+import org.apache.iceberg.io.DataWriter;
+import org.apache.iceberg.io.FileAppender;
+import org.apache.iceberg.io.FileAppenderFactory;
+import org.apache.iceberg.io.OutputFile;
+
+/**
+ * The one place that hooks into Iceberg's file writing (DESIGN.md "Data flow"): Iceberg's own Flink
+ * appenders write every file, and each appender is wrapped so that every row also reaches the
+ * collation bounds tracker of that file, and the file's metrics are Iceberg's plus the bounds.
+ *
+ * <p>Iceberg 1.11 offers no per-file hook on its non-deprecated {@code FlinkFileWriterFactory}
+ * (its data writers build their appenders privately), so this wraps the deprecated {@link
+ * FlinkAppenderFactory}. When Iceberg offers a hook, only this class changes.
+ */
+@SuppressWarnings("deprecation")
+final class CollationAppenderFactory implements FileAppenderFactory<RowData> {
+
+  private final FlinkAppenderFactory iceberg;
+  private final PartitionSpec spec;
+  private final FileBoundsTracker.Factory trackers;
+  private final Consumer<FileBoundsTracker> onFileClosed;
+
+  /**
+   * @param onFileClosed told once per non-empty file, with the file's tracker, when it closes
+   */
+  CollationAppenderFactory(
+      Table table,
+      Schema schema,
+      RowType rowType,
+      PartitionSpec spec,
+      java.util.Map<String, String> writeProperties,
+      FileBoundsTracker.Factory trackers,
+      Consumer<FileBoundsTracker> onFileClosed) {
+    this.iceberg =
+        new FlinkAppenderFactory(table, schema, rowType, writeProperties, spec, null, null);
+    this.spec = spec;
+    this.trackers = trackers;
+    this.onFileClosed = onFileClosed;
+  }
+
+  @Override
+  public FileAppender<RowData> newAppender(OutputFile outputFile, FileFormat format) {
+    return new BoundedAppender(iceberg.newAppender(outputFile, format), trackers.newTracker());
+  }
+
+  /** Builds the writer around the wrapped appender, so the data file gets the bounds. */
+  @Override
+  public DataWriter<RowData> newDataWriter(
+      EncryptedOutputFile file, FileFormat format, StructLike partition) {
+    return new DataWriter<>(
+        newAppender(file.encryptingOutputFile(), format),
+        format,
+        file.encryptingOutputFile().location(),
+        spec,
+        partition,
+        file.keyMetadata());
+  }
+
+  @Override
+  public EqualityDeleteWriter<RowData> newEqDeleteWriter(
+      EncryptedOutputFile file, FileFormat format, StructLike partition) {
+    throw new UnsupportedOperationException("The collation sink writes data files only");
+  }
+
+  @Override
+  public PositionDeleteWriter<RowData> newPosDeleteWriter(
+      EncryptedOutputFile file, FileFormat format, StructLike partition) {
+    throw new UnsupportedOperationException("The collation sink writes data files only");
+  }
+
+  /** An Iceberg appender plus the bounds tracker of its file. */
+  private final class BoundedAppender implements FileAppender<RowData> {
+    private final FileAppender<RowData> appender;
+    private final FileBoundsTracker tracker;
+    private boolean closed;
+    private Metrics metrics;
+
+    BoundedAppender(FileAppender<RowData> appender, FileBoundsTracker tracker) {
+      this.appender = appender;
+      this.tracker = tracker;
+    }
+
+    @Override
+    public void add(RowData row) {
+      appender.add(row);
+      tracker.add(row);
+    }
+
+    /** Iceberg's metrics of the closed file plus its collation bounds. */
+    @Override
+    public Metrics metrics() {
+      if (!closed) {
+        return appender.metrics();
+      }
+      if (metrics == null) {
+        Metrics own = appender.metrics();
+        metrics = CollationStats.withBounds(own, tracker.bounds());
+        if (own.recordCount() != null && own.recordCount() > 0) {
+          onFileClosed.accept(tracker);
+        }
+      }
+      return metrics;
+    }
+
+    @Override
+    public long length() {
+      return appender.length();
+    }
+
+    @Override
+    public List<Long> splitOffsets() {
+      return appender.splitOffsets();
+    }
+
+    @Override
+    public void close() throws IOException {
+      appender.close();
+      closed = true;
+    }
+  }
+}

@@ -1,0 +1,236 @@
+package io.flinkcollation.sink;
+
+import io.flinkcollation.metadata.TableCollations;
+import io.flinkcollation.stats.CollationStats;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.IntPredicate;
+import org.apache.flink.api.common.state.ListState;
+import org.apache.flink.api.common.state.ListStateDescriptor;
+import org.apache.flink.runtime.state.StateInitializationContext;
+import org.apache.flink.runtime.state.StateSnapshotContext;
+import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
+import org.apache.flink.streaming.api.operators.BoundedOneInput;
+import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.iceberg.AppendFiles;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.ReplacePartitions;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.SnapshotUpdate;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.flink.TableLoader;
+import org.apache.iceberg.types.TypeUtil;
+
+/**
+ * The single committer: stages the files of each checkpoint in its state and commits them to the
+ * table when the checkpoint completes, exactly once across failures and restarts (DESIGN.md "Data
+ * flow").
+ *
+ * <p>Every commit records {@value #JOB_ID}, {@value #OPERATOR_ID} and {@value #MAX_COMMITTED} in
+ * the snapshot summary, the keys Iceberg's own Flink committer uses. On restore, the staged files
+ * of checkpoints the table already shows as committed for the restored job are dropped and the
+ * others committed, so nothing is committed twice and nothing is lost. Bounded input commits at
+ * end of input. Before each commit, bounds under ids the table no longer knows (a collation metric
+ * dropped while the job ran) are removed from the files. Concurrent commits by other writers are
+ * retried by Iceberg's snapshot producer ({@code commit.retry.*} table properties).
+ */
+final class CollationFilesCommitter extends AbstractStreamOperator<Void>
+    implements OneInputStreamOperator<WrittenFiles, Void>, BoundedOneInput {
+  private static final long serialVersionUID = 1L;
+
+  static final String JOB_ID = "flink.job-id";
+  static final String OPERATOR_ID = "flink.operator-id";
+  static final String MAX_COMMITTED = "flink.max-committed-checkpoint-id";
+
+  private static final long NOTHING_COMMITTED = -1L;
+
+  private static final ListStateDescriptor<CommitterState> STATE =
+      new ListStateDescriptor<>("collation-committer-state", CommitterStateSerializer.INSTANCE);
+
+  private final TableLoader tableLoader;
+  private final boolean overwrite;
+
+  private transient Table table;
+  private transient String jobId;
+  private transient String operatorId;
+  private transient long maxCommittedCheckpointId;
+  private transient List<WrittenFiles> sinceLastSnapshot;
+  private transient NavigableMap<Long, List<WrittenFiles>> staged;
+  private transient ListState<CommitterState> state;
+
+  CollationFilesCommitter(TableLoader tableLoader, boolean overwrite) {
+    this.tableLoader = tableLoader;
+    this.overwrite = overwrite;
+  }
+
+  @Override
+  public void initializeState(StateInitializationContext context) throws Exception {
+    super.initializeState(context);
+    jobId = getRuntimeContext().getJobInfo().getJobId().toString();
+    operatorId = getOperatorID().toString();
+    tableLoader.open();
+    table = tableLoader.loadTable();
+    sinceLastSnapshot = new ArrayList<>();
+    staged = new TreeMap<>();
+    maxCommittedCheckpointId = maxCommittedCheckpointId(table, jobId, operatorId);
+
+    state = context.getOperatorStateStore().getListState(STATE);
+    if (context.isRestored()) {
+      for (CommitterState restored : state.get()) {
+        long committed =
+            restored.jobId().equals(jobId)
+                ? maxCommittedCheckpointId
+                : maxCommittedCheckpointId(table, restored.jobId(), operatorId);
+        List<WrittenFiles> uncommitted = restored.pendingAfter(committed);
+        if (!uncommitted.isEmpty()) {
+          long checkpointId = restored.pending().lastKey();
+          LOG.info(
+              "Committing {} file batches of job {} staged up to checkpoint {} and not yet in"
+                  + " table {}",
+              uncommitted.size(),
+              restored.jobId(),
+              checkpointId,
+              table.name());
+          commit(uncommitted, restored.jobId(), checkpointId);
+          if (restored.jobId().equals(jobId)) {
+            maxCommittedCheckpointId = Math.max(maxCommittedCheckpointId, checkpointId);
+          }
+        }
+      }
+    }
+  }
+
+  @Override
+  public void processElement(StreamRecord<WrittenFiles> element) {
+    sinceLastSnapshot.add(element.getValue());
+  }
+
+  @Override
+  public void snapshotState(StateSnapshotContext context) throws Exception {
+    super.snapshotState(context);
+    if (!sinceLastSnapshot.isEmpty()) {
+      staged
+          .computeIfAbsent(context.getCheckpointId(), id -> new ArrayList<>())
+          .addAll(sinceLastSnapshot);
+      sinceLastSnapshot.clear();
+    }
+    state.update(List.of(new CommitterState(jobId, staged)));
+  }
+
+  @Override
+  public void notifyCheckpointComplete(long checkpointId) throws Exception {
+    super.notifyCheckpointComplete(checkpointId);
+    // Notifications may skip or reorder: commit everything staged up to this checkpoint once.
+    if (checkpointId <= maxCommittedCheckpointId) {
+      return;
+    }
+    NavigableMap<Long, List<WrittenFiles>> done = staged.headMap(checkpointId, true);
+    List<WrittenFiles> batches = new ArrayList<>();
+    done.values().forEach(batches::addAll);
+    if (!batches.isEmpty()) {
+      commit(batches, jobId, checkpointId);
+    }
+    done.clear();
+    maxCommittedCheckpointId = checkpointId;
+  }
+
+  @Override
+  public void endInput() {
+    List<WrittenFiles> batches = new ArrayList<>();
+    staged.values().forEach(batches::addAll);
+    batches.addAll(sinceLastSnapshot);
+    if (!batches.isEmpty()) {
+      commit(batches, jobId, CollationStreamWriter.END_OF_INPUT);
+    }
+    staged.clear();
+    sinceLastSnapshot.clear();
+    maxCommittedCheckpointId = CollationStreamWriter.END_OF_INPUT;
+  }
+
+  private void commit(List<WrittenFiles> batches, String commitJobId, long checkpointId) {
+    table.refresh();
+    IntPredicate known = knownStatIds(table);
+    SnapshotUpdate<?> update;
+    int files = 0;
+    if (overwrite) {
+      ReplacePartitions replace = table.newReplacePartitions();
+      for (WrittenFiles batch : batches) {
+        for (DataFile file : batch.dataFiles()) {
+          replace.addFile(CollationStats.retainBounds(file, batch.spec(), known));
+          files++;
+        }
+      }
+      update = replace;
+    } else {
+      AppendFiles append = table.newAppend();
+      for (WrittenFiles batch : batches) {
+        for (DataFile file : batch.dataFiles()) {
+          append.appendFile(CollationStats.retainBounds(file, batch.spec(), known));
+          files++;
+        }
+      }
+      update = append;
+    }
+    update.set(MAX_COMMITTED, Long.toString(checkpointId));
+    update.set(JOB_ID, commitJobId);
+    update.set(OPERATOR_ID, operatorId);
+    long start = System.nanoTime();
+    update.commit();
+    LOG.info(
+        "Committed {} data files to table {} ({}) for checkpoint {} of job {} in {} ms",
+        files,
+        table.name(),
+        overwrite ? "replace partitions" : "append",
+        checkpointId,
+        commitJobId,
+        (System.nanoTime() - start) / 1_000_000);
+  }
+
+  /**
+   * The ids a file may carry stats under: every column id the table has had, and every collation
+   * metric it declares now. A metric dropped while the job ran is in neither.
+   */
+  private static IntPredicate knownStatIds(Table table) {
+    Set<Integer> known = new HashSet<>(TableCollations.fromTable(table).metrics().keySet());
+    for (Schema schema : table.schemas().values()) {
+      known.addAll(TypeUtil.indexById(schema.asStruct()).keySet());
+    }
+    return known::contains;
+  }
+
+  /**
+   * The highest checkpoint id committed by {@code jobId} through this operator, from the summaries
+   * of the current snapshot and its ancestors; {@value #NOTHING_COMMITTED} when there is none.
+   */
+  static long maxCommittedCheckpointId(Table table, String jobId, String operatorId) {
+    Snapshot snapshot = table.currentSnapshot();
+    while (snapshot != null) {
+      Map<String, String> summary = snapshot.summary();
+      String committed = summary.get(MAX_COMMITTED);
+      if (committed != null
+          && jobId.equals(summary.get(JOB_ID))
+          && operatorId.equals(summary.get(OPERATOR_ID))) {
+        return Long.parseLong(committed);
+      }
+      Long parent = snapshot.parentId();
+      snapshot = parent == null ? null : table.snapshot(parent);
+    }
+    return NOTHING_COMMITTED;
+  }
+
+  @Override
+  public void close() throws Exception {
+    try {
+      tableLoader.close();
+    } finally {
+      super.close();
+    }
+  }
+}

@@ -1,0 +1,348 @@
+package io.flinkcollation.sink;
+
+import io.flinkcollation.metadata.TableCollations;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.apache.flink.api.common.RuntimeExecutionMode;
+import org.apache.flink.api.common.typeinfo.BasicTypeInfo;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.ExecutionOptions;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.DataStreamSink;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
+import org.apache.flink.table.catalog.Column;
+import org.apache.flink.table.catalog.ResolvedSchema;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.util.Preconditions;
+import org.apache.iceberg.HasTableOperations;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.flink.FlinkSchemaUtil;
+import org.apache.iceberg.flink.FlinkWriteConf;
+import org.apache.iceberg.flink.TableLoader;
+import org.apache.iceberg.types.TypeUtil;
+import org.apache.iceberg.types.Types;
+
+/**
+ * A Flink DataStream sink into an Iceberg table that writes, with every data file, the exact
+ * collation bounds of the table's collation metrics (spec "Collation Bounds").
+ *
+ * <pre>{@code
+ * CollationIcebergSink.forRowData(rows)
+ *     .tableLoader(TableLoader.fromCatalog(catalogLoader, TableIdentifier.of("db", "users")))
+ *     .set("write-format", "parquet")
+ *     .append();
+ * }</pre>
+ *
+ * The job is a parallel writer followed by a single committer (exactly once with checkpointing;
+ * bounded input commits at its end). The table must declare collations ({@code
+ * UpdateCollations}); the input rows must have the table's columns in the table's order.
+ */
+public final class CollationIcebergSink {
+
+  private CollationIcebergSink() {}
+
+  /** Starts a sink for a stream of rows shaped like the table. */
+  public static Builder forRowData(DataStream<RowData> input) {
+    return new Builder(input);
+  }
+
+  /** Collects the sink's settings; {@link #append()} validates them and wires the job. */
+  public static final class Builder {
+    private final DataStream<RowData> input;
+    private final Map<String, String> options = new LinkedHashMap<>();
+    private TableLoader tableLoader;
+    private Table table;
+    private ResolvedSchema resolvedSchema;
+    private Integer writeParallelism;
+    private boolean overwrite;
+    private String uidPrefix;
+
+    private Builder(DataStream<RowData> input) {
+      this.input = Preconditions.checkNotNull(input, "Cannot build a collation sink: input is null");
+    }
+
+    /** Loads the table in the job (required). */
+    public Builder tableLoader(TableLoader loader) {
+      this.tableLoader = loader;
+      return this;
+    }
+
+    /** A table already loaded, used for validation instead of loading it once more. */
+    public Builder table(Table newTable) {
+      this.table = newTable;
+      return this;
+    }
+
+    /** The Flink schema of the input rows (SQL passes it); matched to the table by column name. */
+    public Builder resolvedSchema(ResolvedSchema schema) {
+      this.resolvedSchema = schema;
+      return this;
+    }
+
+    /** The writer's parallelism; the input's parallelism when not set. */
+    public Builder writeParallelism(int parallelism) {
+      Preconditions.checkArgument(
+          parallelism > 0, "Invalid write parallelism %s: must be positive", parallelism);
+      this.writeParallelism = parallelism;
+      return this;
+    }
+
+    /**
+     * Replaces instead of appending, as Iceberg's {@code FlinkSink}: the partitions written (all of
+     * an unpartitioned table). For bounded input only: in streaming mode with checkpointing each
+     * commit would replace the previous one.
+     */
+    public Builder overwrite(boolean newOverwrite) {
+      this.overwrite = newOverwrite;
+      return this;
+    }
+
+    /**
+     * Sets an option: {@code collation.*} keys of {@link CollationSinkOptions}, everything else an
+     * Iceberg Flink write option such as {@code write-format} or {@code target-file-size-bytes}.
+     */
+    public Builder set(String key, String value) {
+      Preconditions.checkArgument(key != null, "Cannot set an option with a null key");
+      options.put(key, value);
+      return this;
+    }
+
+    public Builder setAll(Map<String, String> properties) {
+      properties.forEach(this::set);
+      return this;
+    }
+
+    /** {@code collation.max-bound-length}: the longest bound written, in characters. */
+    public Builder maxBoundLength(int characters) {
+      return set(CollationSinkOptions.MAX_BOUND_LENGTH.key(), Integer.toString(characters));
+    }
+
+    /** Prefix of the operators' uids ({@code <prefix>-writer}, {@code -committer}, {@code -sink}). */
+    public Builder uidPrefix(String newUidPrefix) {
+      this.uidPrefix = newUidPrefix;
+      return this;
+    }
+
+    /**
+     * Validates the settings against the table and adds the writer, the committer and a discarding
+     * end to the job.
+     *
+     * @throws IllegalArgumentException naming the table, the column or the option at fault, and
+     *     the fix
+     */
+    public DataStreamSink<Void> append() {
+      Preconditions.checkArgument(
+          tableLoader != null,
+          "Cannot build a collation sink without a table: call"
+              + " tableLoader(TableLoader.fromCatalog(catalogLoader, identifier))");
+      Table target = table != null ? table : load(tableLoader);
+      String name = target.name();
+      checkCollations(target);
+      RowType rowType = rowType(target);
+
+      Map<String, String> icebergOptions = new LinkedHashMap<>();
+      Map<String, String> ownOptions = new LinkedHashMap<>();
+      options.forEach(
+          (key, value) ->
+              (key.startsWith(CollationSinkOptions.PREFIX) ? ownOptions : icebergOptions)
+                  .put(key, value));
+      int maxBoundLength = maxBoundLength(ownOptions);
+      FlinkWriteConf conf = new FlinkWriteConf(target, icebergOptions, new Configuration());
+      Preconditions.checkArgument(
+          !conf.upsertMode(),
+          "Table %s: the collation sink appends rows and does not support upsert; remove the"
+              + " 'upsert-enabled' option",
+          name);
+      conf.dataFileFormat(); // fails early on an unknown write-format
+      boolean replace = overwrite || conf.overwriteMode();
+      if (replace) {
+        checkOverwriteAllowed(name);
+      }
+
+      int parallelism = writeParallelism != null ? writeParallelism : input.getParallelism();
+      SingleOutputStreamOperator<WrittenFiles> written =
+          input
+              .transform(
+                  "CollationStreamWriter(" + name + ")",
+                  WrittenFilesTypeInfo.INSTANCE,
+                  new CollationStreamWriter(tableLoader, rowType, icebergOptions, maxBoundLength))
+              .setParallelism(parallelism);
+      SingleOutputStreamOperator<Void> committed =
+          written
+              .transform(
+                  "CollationFilesCommitter(" + name + ")",
+                  voidType(),
+                  new CollationFilesCommitter(tableLoader, replace))
+              .setParallelism(1)
+              .setMaxParallelism(1);
+      DataStreamSink<Void> sink =
+          committed
+              .sinkTo(new DiscardingSink<>())
+              .name("CollationIcebergSink(" + name + ")")
+              .setParallelism(1);
+      if (uidPrefix != null) {
+        written.uid(uidPrefix + "-writer");
+        committed.uid(uidPrefix + "-committer");
+        sink.uid(uidPrefix + "-sink");
+      }
+      return sink;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static TypeInformation<Void> voidType() {
+      return BasicTypeInfo.VOID_TYPE_INFO;
+    }
+
+    private static Table load(TableLoader loader) {
+      try (TableLoader copy = loader.clone()) {
+        copy.open();
+        return copy.loadTable();
+      } catch (RuntimeException | java.io.IOException e) {
+        throw new IllegalArgumentException(
+            String.format(
+                "Cannot load the table of the collation sink from %s: %s. Create the table and"
+                    + " declare its collations first, or fix the table identifier",
+                loader, e.getMessage()),
+            e);
+      }
+    }
+
+    private static void checkCollations(Table table) {
+      TableCollations collations;
+      try {
+        collations = TableCollations.fromTable(table);
+        if (table instanceof HasTableOperations) {
+          collations.validate(
+              table.schema(), ((HasTableOperations) table).operations().current().lastColumnId());
+        }
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(
+            String.format(
+                "Table %s has invalid collations (table property '%s'): %s",
+                table.name(), TableCollations.PROPERTY, e.getMessage()),
+            e);
+      }
+      Preconditions.checkArgument(
+          !collations.isEmpty(),
+          "Table %s declares no collations (no '%s' table property), so the collation sink has"
+              + " no bounds to write. Declare them first, for example UpdateCollations.of(table)"
+              + ".collate(\"name\", \"icu.en_US-ci\").addMetric(\"name\").commit(), or write with"
+              + " Iceberg's FlinkSink",
+          table.name(),
+          TableCollations.PROPERTY);
+    }
+
+    /** The Flink type the rows are read with: the input's own when known, else the table's. */
+    private RowType rowType(Table target) {
+      ResolvedSchema requested = resolvedSchema;
+      if (requested == null && input.getType() instanceof InternalTypeInfo) {
+        LogicalType type = ((InternalTypeInfo<?>) input.getType()).toLogicalType();
+        if (type instanceof RowType) {
+          requested = FlinkSchemaUtil.toResolvedSchema((RowType) type);
+        }
+      }
+      if (requested == null) {
+        return FlinkSchemaUtil.convert(target.schema());
+      }
+      checkColumns(target, requested);
+      try {
+        Schema writeSchema = FlinkSchemaUtil.convert(target.schema(), requested);
+        TypeUtil.validateWriteSchema(target.schema(), writeSchema, true, true);
+      } catch (RuntimeException e) {
+        throw new IllegalArgumentException(
+            String.format(
+                "The input rows do not match table %s: %s%nInput: %s%nTable: %s%nGive the input"
+                    + " the table's columns, in the table's order, with the table's types",
+                target.name(), e.getMessage(), columns(requested), target.schema().asStruct()),
+            e);
+      }
+      return (RowType) requested.toSinkRowDataType().getLogicalType();
+    }
+
+    /** Top-level columns by name: the same set, in the same order. */
+    private static void checkColumns(Table target, ResolvedSchema requested) {
+      List<String> tableColumns =
+          target.schema().columns().stream()
+              .map(Types.NestedField::name)
+              .collect(Collectors.toList());
+      List<String> inputColumns = requested.getColumnNames();
+      for (String column : inputColumns) {
+        Preconditions.checkArgument(
+            tableColumns.contains(column),
+            "Input column '%s' is not a column of table %s (columns: %s); rename or drop it",
+            column,
+            target.name(),
+            tableColumns);
+      }
+      List<String> missing = new ArrayList<>(tableColumns);
+      missing.removeAll(inputColumns);
+      Preconditions.checkArgument(
+          missing.isEmpty(),
+          "The input rows lack column(s) %s of table %s (columns: %s); add them, null if unknown",
+          missing,
+          target.name(),
+          tableColumns);
+      Preconditions.checkArgument(
+          inputColumns.equals(tableColumns),
+          "The input columns %s are not in the order of table %s, %s; reorder them",
+          inputColumns,
+          target.name(),
+          tableColumns);
+    }
+
+    private static String columns(ResolvedSchema schema) {
+      return schema.getColumns().stream()
+          .map(Column::toString)
+          .collect(Collectors.joining(", ", "[", "]"));
+    }
+
+    private static int maxBoundLength(Map<String, String> ownOptions) {
+      for (String key : ownOptions.keySet()) {
+        Preconditions.checkArgument(
+            key.equals(CollationSinkOptions.MAX_BOUND_LENGTH.key()),
+            "Unknown collation sink option '%s'; known: [%s]",
+            key,
+            CollationSinkOptions.MAX_BOUND_LENGTH.key());
+      }
+      int length;
+      try {
+        length = Configuration.fromMap(ownOptions).get(CollationSinkOptions.MAX_BOUND_LENGTH);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(
+            String.format(
+                "Invalid '%s': %s; expected a positive number of characters",
+                CollationSinkOptions.MAX_BOUND_LENGTH.key(),
+                ownOptions.get(CollationSinkOptions.MAX_BOUND_LENGTH.key())),
+            e);
+      }
+      Preconditions.checkArgument(
+          length > 0,
+          "Invalid '%s': %s; expected a positive number of characters",
+          CollationSinkOptions.MAX_BOUND_LENGTH.key(),
+          length);
+      return length;
+    }
+
+    private void checkOverwriteAllowed(String name) {
+      StreamExecutionEnvironment env = input.getExecutionEnvironment();
+      boolean batch =
+          env.getConfiguration().get(ExecutionOptions.RUNTIME_MODE) == RuntimeExecutionMode.BATCH;
+      Preconditions.checkArgument(
+          batch || !env.getCheckpointConfig().isCheckpointingEnabled(),
+          "Table %s: overwrite replaces partitions at each commit, so with checkpointing in"
+              + " streaming mode every checkpoint would replace the previous one's rows; run the"
+              + " job in BATCH mode (execution.runtime-mode: batch) or disable checkpointing",
+          name);
+    }
+  }
+}

@@ -1,0 +1,65 @@
+package io.flinkcollation.sink;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.Objects;
+import java.util.TreeMap;
+import org.apache.flink.util.Preconditions;
+
+/**
+ * The committer's checkpointed state: the job that wrote it and, per checkpoint not yet known to
+ * be committed, the files staged at that checkpoint. Immutable; serialized by {@link
+ * CommitterStateSerializer}.
+ */
+public final class CommitterState {
+
+  private final String jobId;
+  private final NavigableMap<Long, List<WrittenFiles>> pending;
+
+  public CommitterState(String jobId, Map<Long, List<WrittenFiles>> pending) {
+    Preconditions.checkArgument(
+        jobId != null && !jobId.isEmpty(), "Committer state needs the id of the job writing it");
+    this.jobId = jobId;
+    NavigableMap<Long, List<WrittenFiles>> copy = new TreeMap<>();
+    pending.forEach((checkpoint, files) -> copy.put(checkpoint, List.copyOf(files)));
+    this.pending = Collections.unmodifiableNavigableMap(copy);
+  }
+
+  /** The Flink job id whose snapshots carry this state's commits ({@code flink.job-id}). */
+  public String jobId() {
+    return jobId;
+  }
+
+  /** Files staged per checkpoint id, in checkpoint order. */
+  public NavigableMap<Long, List<WrittenFiles>> pending() {
+    return pending;
+  }
+
+  /** Every staged file batch of checkpoints after {@code checkpointId}. */
+  public List<WrittenFiles> pendingAfter(long checkpointId) {
+    List<WrittenFiles> result = new ArrayList<>();
+    pending.tailMap(checkpointId, false).values().forEach(result::addAll);
+    return result;
+  }
+
+  @Override
+  public boolean equals(Object other) {
+    return this == other
+        || (other instanceof CommitterState
+            && jobId.equals(((CommitterState) other).jobId)
+            && pending.equals(((CommitterState) other).pending));
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(jobId, pending);
+  }
+
+  @Override
+  public String toString() {
+    return "CommitterState{job=" + jobId + ", pending=" + pending + "}";
+  }
+}

@@ -1,0 +1,76 @@
+package io.flinkcollation.sink;
+
+import java.util.Collections;
+import java.util.List;
+import java.util.Objects;
+import org.apache.flink.util.Preconditions;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.PartitionSpec;
+
+/**
+ * What a writer subtask hands the committer at a checkpoint barrier or at end of input: the data
+ * files it closed (each with its collation bounds) and the partition spec they were written with.
+ * Immutable; serialized by {@link WrittenFilesSerializer}, never by Kryo.
+ */
+public final class WrittenFiles {
+
+  private final long checkpointId;
+  private final PartitionSpec spec;
+  private final List<DataFile> dataFiles;
+
+  public WrittenFiles(long checkpointId, PartitionSpec spec, List<DataFile> dataFiles) {
+    this.checkpointId = checkpointId;
+    this.spec = Preconditions.checkNotNull(spec, "spec");
+    for (DataFile file : dataFiles) {
+      Preconditions.checkArgument(
+          file.specId() == spec.specId(),
+          "Data file %s has partition spec %s, not %s",
+          file.location(),
+          file.specId(),
+          spec.specId());
+    }
+    this.dataFiles = List.copyOf(dataFiles);
+  }
+
+  /** The checkpoint the files belong to, {@link Long#MAX_VALUE} at end of input. */
+  public long checkpointId() {
+    return checkpointId;
+  }
+
+  public PartitionSpec spec() {
+    return spec;
+  }
+
+  public List<DataFile> dataFiles() {
+    return Collections.unmodifiableList(dataFiles);
+  }
+
+  @Override
+  public boolean equals(Object other) {
+    if (this == other) {
+      return true;
+    }
+    if (!(other instanceof WrittenFiles)) {
+      return false;
+    }
+    WrittenFiles that = (WrittenFiles) other;
+    return checkpointId == that.checkpointId
+        && spec.equals(that.spec)
+        && locations().equals(that.locations());
+  }
+
+  private List<String> locations() {
+    return dataFiles.stream().map(DataFile::location).collect(java.util.stream.Collectors.toList());
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(checkpointId, spec.specId(), locations());
+  }
+
+  @Override
+  public String toString() {
+    return String.format(
+        "WrittenFiles{checkpoint=%d, spec=%d, files=%s}", checkpointId, spec.specId(), locations());
+  }
+}

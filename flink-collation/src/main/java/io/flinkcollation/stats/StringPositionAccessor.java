@@ -1,0 +1,222 @@
+package io.flinkcollation.stats;
+
+import java.util.List;
+import java.util.Optional;
+import org.apache.flink.table.data.ArrayData;
+import org.apache.flink.table.data.MapData;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.types.logical.ArrayType;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.LogicalTypeFamily;
+import org.apache.flink.table.types.logical.MapType;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.iceberg.types.Type;
+import org.apache.iceberg.types.Types;
+
+/**
+ * Reads the values of one string position (a field id: a top-level or nested struct field, a list
+ * element, a map key or value) out of a Flink {@link RowData} and hands each non-null value to a
+ * {@link CollationBoundsTracker}. A list or map yields one value per non-null entry; a null
+ * anywhere on the way yields nothing.
+ *
+ * <p>The path is resolved once against the write schema (Iceberg field ids) and the Flink row type
+ * (positions); visiting a row allocates nothing of its own.
+ */
+public final class StringPositionAccessor {
+
+  private final int fieldId;
+  private final int position;
+  private final Step step;
+
+  private StringPositionAccessor(int fieldId, int position, Step step) {
+    this.fieldId = fieldId;
+    this.position = position;
+    this.step = step;
+  }
+
+  /**
+   * The accessor of {@code fieldId}, or empty when the rows being written do not contain it (then
+   * every value is null).
+   *
+   * @param writeType the Iceberg struct of the rows, with the table's field ids, in the row's order
+   * @param rowType the Flink type of the rows, field for field the same shape as {@code writeType}
+   * @throws IllegalArgumentException if the field is not a string or the two types disagree
+   */
+  public static Optional<StringPositionAccessor> of(
+      Types.StructType writeType, RowType rowType, int fieldId) {
+    List<Types.NestedField> fields = writeType.fields();
+    checkShape(fields.size() == rowType.getFieldCount(), writeType, rowType);
+    for (int pos = 0; pos < fields.size(); pos++) {
+      Step found = locate(fields.get(pos), rowType.getTypeAt(pos), fieldId);
+      if (found != null) {
+        return Optional.of(new StringPositionAccessor(fieldId, pos, found));
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** The field id whose values this accessor reads. */
+  public int fieldId() {
+    return fieldId;
+  }
+
+  /** Passes every non-null value at this position in {@code row} to {@code tracker}. */
+  public void forEach(RowData row, CollationBoundsTracker tracker) {
+    if (!row.isNullAt(position)) {
+      step.fromRow(row, position, tracker);
+    }
+  }
+
+  /** The step for the value of {@code field}, or null when {@code fieldId} is not in it. */
+  private static Step locate(Types.NestedField field, LogicalType logical, int fieldId) {
+    if (field.fieldId() == fieldId) {
+      if (field.type().typeId() != Type.TypeID.STRING
+          || !logical.getTypeRoot().getFamilies().contains(LogicalTypeFamily.CHARACTER_STRING)) {
+        throw new IllegalArgumentException(
+            String.format(
+                "Field '%s' (id %s) is %s / %s, not a string: collation bounds need a string",
+                field.name(), fieldId, field.type(), logical));
+      }
+      return Leaf.INSTANCE;
+    }
+    return locateInside(field.type(), logical, fieldId);
+  }
+
+  private static Step locateInside(Type type, LogicalType logical, int fieldId) {
+    switch (type.typeId()) {
+      case STRUCT:
+        {
+          checkShape(logical instanceof RowType, type, logical);
+          List<Types.NestedField> fields = type.asStructType().fields();
+          RowType row = (RowType) logical;
+          checkShape(fields.size() == row.getFieldCount(), type, logical);
+          for (int pos = 0; pos < fields.size(); pos++) {
+            Step inner = locate(fields.get(pos), row.getTypeAt(pos), fieldId);
+            if (inner != null) {
+              return new StructStep(pos, fields.size(), inner);
+            }
+          }
+          return null;
+        }
+      case LIST:
+        {
+          checkShape(logical instanceof ArrayType, type, logical);
+          Step inner =
+              locate(
+                  type.asListType().fields().get(0),
+                  ((ArrayType) logical).getElementType(),
+                  fieldId);
+          return inner == null ? null : new ElementsStep(false, false, inner);
+        }
+      case MAP:
+        {
+          checkShape(logical instanceof MapType, type, logical);
+          Types.MapType map = type.asMapType();
+          MapType flinkMap = (MapType) logical;
+          Step inKey = locate(map.fields().get(0), flinkMap.getKeyType(), fieldId);
+          if (inKey != null) {
+            return new ElementsStep(true, true, inKey);
+          }
+          Step inValue = locate(map.fields().get(1), flinkMap.getValueType(), fieldId);
+          return inValue == null ? null : new ElementsStep(true, false, inValue);
+        }
+      default:
+        return null;
+    }
+  }
+
+  private static void checkShape(boolean condition, Object iceberg, Object flink) {
+    if (!condition) {
+      throw new IllegalArgumentException(
+          String.format(
+              "The Flink row type %s does not have the shape of the Iceberg type %s", flink, iceberg));
+    }
+  }
+
+  /** Visits the value at a position of a row or of an array, known to be non-null. */
+  private abstract static class Step {
+    abstract void fromRow(RowData row, int pos, CollationBoundsTracker tracker);
+
+    abstract void fromArray(ArrayData array, int pos, CollationBoundsTracker tracker);
+  }
+
+  /** The string itself. */
+  private static final class Leaf extends Step {
+    static final Leaf INSTANCE = new Leaf();
+
+    @Override
+    void fromRow(RowData row, int pos, CollationBoundsTracker tracker) {
+      tracker.add(row.getString(pos));
+    }
+
+    @Override
+    void fromArray(ArrayData array, int pos, CollationBoundsTracker tracker) {
+      tracker.add(array.getString(pos));
+    }
+  }
+
+  /** A field of a nested row. */
+  private static final class StructStep extends Step {
+    private final int field;
+    private final int arity;
+    private final Step inner;
+
+    StructStep(int field, int arity, Step inner) {
+      this.field = field;
+      this.arity = arity;
+      this.inner = inner;
+    }
+
+    @Override
+    void fromRow(RowData row, int pos, CollationBoundsTracker tracker) {
+      visit(row.getRow(pos, arity), tracker);
+    }
+
+    @Override
+    void fromArray(ArrayData array, int pos, CollationBoundsTracker tracker) {
+      visit(array.getRow(pos, arity), tracker);
+    }
+
+    private void visit(RowData nested, CollationBoundsTracker tracker) {
+      if (!nested.isNullAt(field)) {
+        inner.fromRow(nested, field, tracker);
+      }
+    }
+  }
+
+  /** Every element of a list, or every key or value of a map. */
+  private static final class ElementsStep extends Step {
+    private final boolean map;
+    private final boolean keys;
+    private final Step inner;
+
+    ElementsStep(boolean map, boolean keys, Step inner) {
+      this.map = map;
+      this.keys = keys;
+      this.inner = inner;
+    }
+
+    @Override
+    void fromRow(RowData row, int pos, CollationBoundsTracker tracker) {
+      visit(map ? entries(row.getMap(pos)) : row.getArray(pos), tracker);
+    }
+
+    @Override
+    void fromArray(ArrayData array, int pos, CollationBoundsTracker tracker) {
+      visit(map ? entries(array.getMap(pos)) : array.getArray(pos), tracker);
+    }
+
+    private ArrayData entries(MapData data) {
+      return keys ? data.keyArray() : data.valueArray();
+    }
+
+    private void visit(ArrayData elements, CollationBoundsTracker tracker) {
+      int size = elements.size();
+      for (int i = 0; i < size; i++) {
+        if (!elements.isNullAt(i)) {
+          inner.fromArray(elements, i, tracker);
+        }
+      }
+    }
+  }
+}
