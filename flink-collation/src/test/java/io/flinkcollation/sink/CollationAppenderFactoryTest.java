@@ -1,0 +1,105 @@
+package io.flinkcollation.sink;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.flinkcollation.collation.Collations;
+import io.flinkcollation.metadata.CollationMetric;
+import io.flinkcollation.metadata.TableCollations;
+import io.flinkcollation.stats.FileBoundsTracker;
+import io.flinkcollation.stats.StringPositionAccessor;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.flink.table.data.RowData;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.Metrics;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.io.FileAppender;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/** The wrapped appender changes nothing Iceberg writes, and adds exactly the collation bounds. */
+class CollationAppenderFactoryTest {
+
+  @TempDir Path warehouseDir;
+
+  @ParameterizedTest
+  @EnumSource(
+      value = FileFormat.class,
+      names = {"PARQUET", "AVRO", "ORC"})
+  @SuppressWarnings("deprecation")
+  void icebergStatsStayAsIcebergWritesThemPlusTheBounds(FileFormat format) throws Exception {
+    Table table =
+        new TestWarehouse(warehouseDir)
+            .create("t", CollatedRows.SCHEMA, PartitionSpec.unpartitioned(), Map.of());
+    CollatedRows.declare(table);
+    TableCollations collations = TableCollations.fromTable(table);
+    FileBoundsTracker.Factory trackers = new FileBoundsTracker.Factory(1024);
+    for (CollationMetric metric : collations.metrics().values()) {
+      int fieldId = collations.fieldOfMetric(metric.id()).orElseThrow().fieldId();
+      trackers.track(
+          metric.id(),
+          StringPositionAccessor.of(table.schema().asStruct(), CollatedRows.ROW_TYPE, fieldId)
+              .orElseThrow(),
+          Collations.resolve(metric.collation()).newComparator());
+    }
+    List<FileBoundsTracker> closed = new ArrayList<>();
+    Map<String, String> properties = new HashMap<>(table.properties());
+    CollationAppenderFactory ours =
+        new CollationAppenderFactory(
+            table,
+            table.schema(),
+            CollatedRows.ROW_TYPE,
+            table.spec(),
+            properties,
+            trackers,
+            closed::add);
+    org.apache.iceberg.flink.sink.FlinkAppenderFactory stock =
+        new org.apache.iceberg.flink.sink.FlinkAppenderFactory(
+            table, table.schema(), CollatedRows.ROW_TYPE, properties, table.spec(), null, null);
+
+    List<RowData> rows = CollatedRows.rows(0, 500, 7);
+    Metrics withBounds = write(ours.newAppender(output(table, "ours", format), format), rows);
+    Metrics icebergOnly = write(stock.newAppender(output(table, "stock", format), format), rows);
+
+    Set<Integer> metricIds = collations.metrics().keySet();
+    assertThat(withBounds.recordCount()).isEqualTo(icebergOnly.recordCount());
+    assertThat(withBounds.valueCounts()).isEqualTo(icebergOnly.valueCounts());
+    assertThat(withBounds.nullValueCounts()).isEqualTo(icebergOnly.nullValueCounts());
+    assertThat(withBounds.nanValueCounts()).isEqualTo(icebergOnly.nanValueCounts());
+    assertThat(withBounds.columnSizes()).isEqualTo(icebergOnly.columnSizes());
+    assertThat(without(withBounds.lowerBounds(), metricIds)).isEqualTo(orEmpty(icebergOnly.lowerBounds()));
+    assertThat(without(withBounds.upperBounds(), metricIds)).isEqualTo(orEmpty(icebergOnly.upperBounds()));
+    assertThat(withBounds.lowerBounds().keySet()).containsAll(metricIds);
+    assertThat(withBounds.upperBounds().keySet()).containsAll(metricIds);
+    assertThat(closed).as("told once per closed file").hasSize(1);
+    assertThat(closed.get(0).bounds()).hasSize(metricIds.size());
+  }
+
+  private static org.apache.iceberg.io.OutputFile output(Table table, String name, FileFormat format) {
+    return table.io().newOutputFile(table.location() + "/data/" + name + "." + format.name().toLowerCase());
+  }
+
+  private static Metrics write(FileAppender<RowData> appender, List<RowData> rows) throws Exception {
+    try (FileAppender<RowData> closing = appender) {
+      rows.forEach(closing::add);
+    }
+    return appender.metrics();
+  }
+
+  private static Map<Integer, ByteBuffer> orEmpty(Map<Integer, ByteBuffer> bounds) {
+    return bounds == null ? Map.of() : bounds;
+  }
+
+  private static Map<Integer, ByteBuffer> without(Map<Integer, ByteBuffer> bounds, Set<Integer> ids) {
+    Map<Integer, ByteBuffer> kept = new HashMap<>(bounds);
+    kept.keySet().removeAll(ids);
+    return kept;
+  }
+}
