@@ -1,0 +1,181 @@
+package io.flinkcollation.sink;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.flinkcollation.metadata.UpdateCollations;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.api.common.RuntimeExecutionMode;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.api.DataTypes;
+import org.apache.flink.table.catalog.Column;
+import org.apache.flink.table.catalog.ResolvedSchema;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
+import org.apache.flink.table.types.logical.BigIntType;
+import org.apache.flink.table.types.logical.IntType;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.VarCharType;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.types.Types;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Bad input fails at the builder, before the job starts, with a message that says what to fix. */
+class CollationIcebergSinkBuilderTest {
+
+  private static final Schema SCHEMA =
+      new Schema(
+          Types.NestedField.required(1, "id", Types.LongType.get()),
+          Types.NestedField.optional(2, "name", Types.StringType.get()));
+
+  @TempDir Path warehouseDir;
+
+  private TestWarehouse warehouse;
+  private StreamExecutionEnvironment env;
+
+  @BeforeEach
+  void createTable() {
+    warehouse = new TestWarehouse(warehouseDir);
+    Table table = warehouse.create("users", SCHEMA, PartitionSpec.unpartitioned(), Map.of());
+    UpdateCollations.of(table).collate("name", "icu.en_US-ci").addMetric("name").commit();
+    warehouse.create("plain", SCHEMA, PartitionSpec.unpartitioned(), Map.of());
+    env = StreamExecutionEnvironment.getExecutionEnvironment();
+  }
+
+  private DataStream<RowData> input(RowType type) {
+    return env.fromData(List.<RowData>of(GenericRowData.of(1L, null)), InternalTypeInfo.of(type));
+  }
+
+  private DataStream<RowData> input() {
+    return input(
+        RowType.of(
+            new org.apache.flink.table.types.logical.LogicalType[] {
+              new BigIntType(false), new VarCharType(VarCharType.MAX_LENGTH)
+            },
+            new String[] {"id", "name"}));
+  }
+
+  private CollationIcebergSink.Builder sink(String table) {
+    return CollationIcebergSink.forRowData(input()).tableLoader(warehouse.loader(table));
+  }
+
+  @Test
+  void aValidSinkIsWired() {
+    sink("users").uidPrefix("users").set("write-format", "orc").maxBoundLength(64).append();
+    assertThat(env.getStreamGraph(false).getStreamNodes())
+        .extracting(node -> node.getOperatorName())
+        .contains("CollationStreamWriter(test.db.users)", "CollationFilesCommitter(test.db.users)");
+  }
+
+  @Test
+  void aTableIsRequired() {
+    assertThatThrownBy(() -> CollationIcebergSink.forRowData(input()).append())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("without a table")
+        .hasMessageContaining("tableLoader(");
+  }
+
+  @Test
+  void anUnknownTableIsNamed() {
+    assertThatThrownBy(() -> sink("missing").append())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("Cannot load the table")
+        .hasMessageContaining("db.missing")
+        .hasMessageContaining("Create the table");
+  }
+
+  @Test
+  void aTableWithoutCollationsIsRejectedWithTheFix() {
+    assertThatThrownBy(() -> sink("plain").append())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("Table test.db.plain declares no collations")
+        .hasMessageContaining("UpdateCollations.of(table)")
+        .hasMessageContaining("FlinkSink");
+  }
+
+  @Test
+  void inputColumnsMustBeTheTableColumns() {
+    RowType renamed =
+        RowType.of(
+            new org.apache.flink.table.types.logical.LogicalType[] {
+              new BigIntType(false), new VarCharType(VarCharType.MAX_LENGTH)
+            },
+            new String[] {"id", "nme"});
+    assertThatThrownBy(
+            () ->
+                CollationIcebergSink.forRowData(input(renamed))
+                    .tableLoader(warehouse.loader("users"))
+                    .append())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("Input column 'nme' is not a column of table test.db.users")
+        .hasMessageContaining("[id, name]");
+
+    ResolvedSchema missing = ResolvedSchema.of(Column.physical("id", DataTypes.BIGINT().notNull()));
+    assertThatThrownBy(() -> sink("users").resolvedSchema(missing).append())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("lack column(s) [name] of table test.db.users");
+
+    ResolvedSchema reordered =
+        ResolvedSchema.of(
+            Column.physical("name", DataTypes.STRING()),
+            Column.physical("id", DataTypes.BIGINT().notNull()));
+    assertThatThrownBy(() -> sink("users").resolvedSchema(reordered).append())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("not in the order of table test.db.users")
+        .hasMessageContaining("reorder");
+  }
+
+  @Test
+  void anIncompatibleColumnTypeIsNamed() {
+    RowType wrongType =
+        RowType.of(
+            new org.apache.flink.table.types.logical.LogicalType[] {
+              new BigIntType(false), new IntType()
+            },
+            new String[] {"id", "name"});
+    assertThatThrownBy(
+            () ->
+                CollationIcebergSink.forRowData(input(wrongType))
+                    .tableLoader(warehouse.loader("users"))
+                    .append())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("do not match table test.db.users")
+        .hasMessageContaining("name: int cannot be promoted to string")
+        .hasMessageContaining("Give the input the table's columns");
+  }
+
+  @Test
+  void badOptionsAreNamed() {
+    assertThatThrownBy(() -> sink("users").maxBoundLength(0).append())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("Invalid 'collation.max-bound-length': 0");
+    assertThatThrownBy(() -> sink("users").set("collation.max-bound-length", "many").append())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("Invalid 'collation.max-bound-length': many");
+    assertThatThrownBy(() -> sink("users").set("collation.max-bound-lenght", "9").append())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("Unknown collation sink option 'collation.max-bound-lenght'");
+    assertThatThrownBy(() -> sink("users").set("upsert-enabled", "true").append())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("does not support upsert");
+  }
+
+  @Test
+  void overwriteNeedsBoundedExecution() {
+    env.enableCheckpointing(1000);
+    assertThatThrownBy(() -> sink("users").overwrite(true).append())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("overwrite")
+        .hasMessageContaining("BATCH");
+    env.setRuntimeMode(RuntimeExecutionMode.BATCH);
+    sink("users").overwrite(true).append();
+  }
+}
