@@ -27,8 +27,8 @@ import org.apache.iceberg.io.OutputFile;
  * appenders write every file, and each appender is wrapped so that every row also reaches the
  * collation bounds tracker of that file, and the file's metrics are Iceberg's plus the bounds.
  *
- * <p>Iceberg 1.11 offers no per-file hook on its non-deprecated {@code FlinkFileWriterFactory}
- * (its data writers build their appenders privately), so this wraps the deprecated {@link
+ * <p>Iceberg 1.11 offers no per-file hook on its non-deprecated {@code FlinkFileWriterFactory} (its
+ * data writers build their appenders privately), so this wraps the deprecated {@link
  * FlinkAppenderFactory}. When Iceberg offers a hook, only this class changes.
  */
 @SuppressWarnings("deprecation")

@@ -36,8 +36,8 @@ import org.apache.iceberg.types.TypeUtil;
  * <p>Every commit records {@value #JOB_ID}, {@value #OPERATOR_ID} and {@value #MAX_COMMITTED} in
  * the snapshot summary, the keys Iceberg's own Flink committer uses. On restore, the staged files
  * of checkpoints the table already shows as committed for the restored job are dropped and the
- * others committed, so nothing is committed twice and nothing is lost. Bounded input commits at
- * end of input. Before each commit, bounds under ids the table no longer knows (a collation metric
+ * others committed, so nothing is committed twice and nothing is lost. Bounded input commits at end
+ * of input. Before each commit, bounds under ids the table no longer knows (a collation metric
  * dropped while the job ran) are removed from the files. Concurrent commits by other writers are
  * retried by Iceberg's snapshot producer ({@code commit.retry.*} table properties).
  */

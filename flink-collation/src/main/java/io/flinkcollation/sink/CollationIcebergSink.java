@@ -44,8 +44,8 @@ import org.apache.iceberg.types.Types;
  * }</pre>
  *
  * The job is a parallel writer followed by a single committer (exactly once with checkpointing;
- * bounded input commits at its end). The table must declare collations ({@code
- * UpdateCollations}); the input rows must have the table's columns in the table's order.
+ * bounded input commits at its end). The table must declare collations ({@code UpdateCollations});
+ * the input rows must have the table's columns in the table's order.
  */
 public final class CollationIcebergSink {
 
@@ -68,7 +68,8 @@ public final class CollationIcebergSink {
     private String uidPrefix;
 
     private Builder(DataStream<RowData> input) {
-      this.input = Preconditions.checkNotNull(input, "Cannot build a collation sink: input is null");
+      this.input =
+          Preconditions.checkNotNull(input, "Cannot build a collation sink: input is null");
     }
 
     /** Loads the table in the job (required). */
@@ -127,7 +128,9 @@ public final class CollationIcebergSink {
       return set(CollationSinkOptions.MAX_BOUND_LENGTH.key(), Integer.toString(characters));
     }
 
-    /** Prefix of the operators' uids ({@code <prefix>-writer}, {@code -committer}, {@code -sink}). */
+    /**
+     * Prefix of the operators' uids ({@code <prefix>-writer}, {@code -committer}, {@code -sink}).
+     */
     public Builder uidPrefix(String newUidPrefix) {
       this.uidPrefix = newUidPrefix;
       return this;
@@ -137,8 +140,8 @@ public final class CollationIcebergSink {
      * Validates the settings against the table and adds the writer, the committer and a discarding
      * end to the job.
      *
-     * @throws IllegalArgumentException naming the table, the column or the option at fault, and
-     *     the fix
+     * @throws IllegalArgumentException naming the table, the column or the option at fault, and the
+     *     fix
      */
     public DataStreamSink<Void> append() {
       Preconditions.checkArgument(

@@ -52,10 +52,10 @@ import org.apache.iceberg.types.TypeUtil;
  *
  * <p>In {@code open()} it loads the table, reads its collation metrics and resolves each against
  * the running providers: a metric is written only when the provider resolves exactly its
- * (collation, version) (DESIGN.md decision 9). Collators are built here, one per subtask. Its
- * state records the (collation, version) of every metric it writes; a job restored from a state
- * that wrote a metric under another (collation, version) than this run resolves stops writing
- * bounds for that metric rather than mislabel them.
+ * (collation, version) (DESIGN.md decision 9). Collators are built here, one per subtask. Its state
+ * records the (collation, version) of every metric it writes; a job restored from a state that
+ * wrote a metric under another (collation, version) than this run resolves stops writing bounds for
+ * that metric rather than mislabel them.
  */
 final class CollationStreamWriter extends AbstractStreamOperator<WrittenFiles>
     implements OneInputStreamOperator<RowData, WrittenFiles>, BoundedOneInput {
@@ -122,8 +122,7 @@ final class CollationStreamWriter extends AbstractStreamOperator<WrittenFiles>
     schema = table.schema();
     spec = table.spec();
 
-    Schema writeSchema =
-        FlinkSchemaUtil.convert(schema, FlinkSchemaUtil.toResolvedSchema(rowType));
+    Schema writeSchema = FlinkSchemaUtil.convert(schema, FlinkSchemaUtil.toResolvedSchema(rowType));
     TypeUtil.validateWriteSchema(schema, writeSchema, true, true);
 
     FlinkWriteConf conf = new FlinkWriteConf(table, writeOptions, new Configuration());
@@ -241,7 +240,8 @@ final class CollationStreamWriter extends AbstractStreamOperator<WrittenFiles>
     switch (format) {
       case PARQUET:
         properties.put(TableProperties.PARQUET_COMPRESSION, conf.parquetCompressionCodec());
-        putIfSet(properties, TableProperties.PARQUET_COMPRESSION_LEVEL, conf.parquetCompressionLevel());
+        putIfSet(
+            properties, TableProperties.PARQUET_COMPRESSION_LEVEL, conf.parquetCompressionLevel());
         break;
       case AVRO:
         properties.put(TableProperties.AVRO_COMPRESSION, conf.avroCompressionCodec());

@@ -10,8 +10,8 @@ import java.util.TreeMap;
 import org.apache.flink.util.Preconditions;
 
 /**
- * The committer's checkpointed state: the job that wrote it and, per checkpoint not yet known to
- * be committed, the files staged at that checkpoint. Immutable; serialized by {@link
+ * The committer's checkpointed state: the job that wrote it and, per checkpoint not yet known to be
+ * committed, the files staged at that checkpoint. Immutable; serialized by {@link
  * CommitterStateSerializer}.
  */
 public final class CommitterState {

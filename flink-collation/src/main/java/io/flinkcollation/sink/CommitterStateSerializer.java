@@ -93,8 +93,7 @@ public final class CommitterStateSerializer extends TypeSerializer<CommitterStat
   }
 
   @Override
-  public CommitterState deserialize(CommitterState reuse, DataInputView source)
-      throws IOException {
+  public CommitterState deserialize(CommitterState reuse, DataInputView source) throws IOException {
     return deserialize(source);
   }
 

@@ -95,7 +95,8 @@ public final class WrittenFilesSerializer extends TypeSerializer<WrittenFiles> {
     List<DataFile> files = new ArrayList<>(count);
     for (int i = 0; i < count; i++) {
       files.add(
-          (DataFile) ContentFileParser.fromJson(JsonUtil.mapper().readTree(readString(source)), spec));
+          (DataFile)
+              ContentFileParser.fromJson(JsonUtil.mapper().readTree(readString(source)), spec));
     }
     return new WrittenFiles(checkpointId, spec, files);
   }

@@ -20,8 +20,8 @@ import org.apache.flink.util.Preconditions;
  *   <li>The lower bound is the minimum under the collation, the upper bound the maximum; among
  *       values equal under the collation but different in bytes, both bounds keep the one that is
  *       smaller in UTF-8 byte order (DESIGN.md decision 7).
- *   <li>A value that is not valid UTF-8 makes the whole metric {@link Outcome#INVALID_UTF8} for this
- *       file; a final bound longer than {@code maxBoundLength} code points makes it {@link
+ *   <li>A value that is not valid UTF-8 makes the whole metric {@link Outcome#INVALID_UTF8} for
+ *       this file; a final bound longer than {@code maxBoundLength} code points makes it {@link
  *       Outcome#BOUND_TOO_LONG}. Bounds are never truncated or approximated (decision 8).
  * </ul>
  *
@@ -169,8 +169,7 @@ public final class CollationBoundsTracker {
       BinaryStringData binary = (BinaryStringData) value;
       int length = binary.getSizeInBytes();
       ensureScratch(length);
-      BinarySegmentUtils.copyToBytes(
-          binary.getSegments(), binary.getOffset(), scratch, 0, length);
+      BinarySegmentUtils.copyToBytes(binary.getSegments(), binary.getOffset(), scratch, 0, length);
       return length;
     }
     byte[] bytes = value.toBytes();

@@ -53,7 +53,9 @@ public final class FileBoundsTracker {
     private final List<Comparator<String>> comparators = new ArrayList<>();
     private final int maxBoundLength;
 
-    /** @param maxBoundLength the longest bound kept, in code points (DESIGN.md decision 8) */
+    /**
+     * @param maxBoundLength the longest bound kept, in code points (DESIGN.md decision 8)
+     */
     public Factory(int maxBoundLength) {
       Preconditions.checkArgument(
           maxBoundLength > 0, "Invalid max bound length %s: must be positive", maxBoundLength);
@@ -86,8 +88,7 @@ public final class FileBoundsTracker {
         trackers[i] =
             new CollationBoundsTracker(metricIds.get(i), comparators.get(i), maxBoundLength);
       }
-      return new FileBoundsTracker(
-          accessors.toArray(new StringPositionAccessor[0]), trackers);
+      return new FileBoundsTracker(accessors.toArray(new StringPositionAccessor[0]), trackers);
     }
   }
 }

@@ -129,7 +129,8 @@ public final class StringPositionAccessor {
     if (!condition) {
       throw new IllegalArgumentException(
           String.format(
-              "The Flink row type %s does not have the shape of the Iceberg type %s", flink, iceberg));
+              "The Flink row type %s does not have the shape of the Iceberg type %s",
+              flink, iceberg));
     }
   }
 

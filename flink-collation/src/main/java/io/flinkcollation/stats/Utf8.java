@@ -39,10 +39,7 @@ final class Utf8 {
         // F0 needs 90..BF (no overlong forms); F4 needs 80..8F (at most U+10FFFF).
         int low = b == 0xF0 ? 0x90 : 0x80;
         int high = b == 0xF4 ? 0x8F : 0xBF;
-        if (b1 < low
-            || b1 > high
-            || !continuation(bytes[i + 2])
-            || !continuation(bytes[i + 3])) {
+        if (b1 < low || b1 > high || !continuation(bytes[i + 2]) || !continuation(bytes[i + 3])) {
           return false;
         }
         i += 4;

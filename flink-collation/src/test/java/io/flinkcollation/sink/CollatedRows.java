@@ -46,7 +46,8 @@ final class CollatedRows {
 
   static final RowType ROW_TYPE = FlinkSchemaUtil.convert(SCHEMA);
 
-  static final PartitionSpec BY_BUCKET = PartitionSpec.builderFor(SCHEMA).identity("bucket").build();
+  static final PartitionSpec BY_BUCKET =
+      PartitionSpec.builderFor(SCHEMA).identity("bucket").build();
 
   /** Column path to collation, one metric each at the running version. */
   static final Map<String, String> COLLATIONS = new LinkedHashMap<>();
@@ -63,10 +64,52 @@ final class CollatedRows {
   }
 
   private static final String[] WORDS = {
-    "apple", "Apple", "APPLE", "äpple", "Äpple", "apfel", "Äpfel", "zebra", "Zebra", "Zürich",
-    "zurich", "ZURICH", "ångström", "Ångström", "angstrom", "øre", "Øre", "ore", "resume",
-    "résumé", "Résumé", "a", "A", "a ", "A  ", " a", "", "ß", "ss", "SS", "ö", "o", "Ö", "z",
-    "y", "ü", "Straße", "strasse", "STRASSE", "Ål", "Aal", "aal", "x", "X ", "ÿ", "éclair"
+    "apple",
+    "Apple",
+    "APPLE",
+    "äpple",
+    "Äpple",
+    "apfel",
+    "Äpfel",
+    "zebra",
+    "Zebra",
+    "Zürich",
+    "zurich",
+    "ZURICH",
+    "ångström",
+    "Ångström",
+    "angstrom",
+    "øre",
+    "Øre",
+    "ore",
+    "resume",
+    "résumé",
+    "Résumé",
+    "a",
+    "A",
+    "a ",
+    "A  ",
+    " a",
+    "",
+    "ß",
+    "ss",
+    "SS",
+    "ö",
+    "o",
+    "Ö",
+    "z",
+    "y",
+    "ü",
+    "Straße",
+    "strasse",
+    "STRASSE",
+    "Ål",
+    "Aal",
+    "aal",
+    "x",
+    "X ",
+    "ÿ",
+    "éclair"
   };
 
   private static final String ALPHABET = "aAäÄbBoOöÖøØåÅzZyYüÜsßeéÉ ";

@@ -74,19 +74,25 @@ class CollationAppenderFactoryTest {
     assertThat(withBounds.nullValueCounts()).isEqualTo(icebergOnly.nullValueCounts());
     assertThat(withBounds.nanValueCounts()).isEqualTo(icebergOnly.nanValueCounts());
     assertThat(withBounds.columnSizes()).isEqualTo(icebergOnly.columnSizes());
-    assertThat(without(withBounds.lowerBounds(), metricIds)).isEqualTo(orEmpty(icebergOnly.lowerBounds()));
-    assertThat(without(withBounds.upperBounds(), metricIds)).isEqualTo(orEmpty(icebergOnly.upperBounds()));
+    assertThat(without(withBounds.lowerBounds(), metricIds))
+        .isEqualTo(orEmpty(icebergOnly.lowerBounds()));
+    assertThat(without(withBounds.upperBounds(), metricIds))
+        .isEqualTo(orEmpty(icebergOnly.upperBounds()));
     assertThat(withBounds.lowerBounds().keySet()).containsAll(metricIds);
     assertThat(withBounds.upperBounds().keySet()).containsAll(metricIds);
     assertThat(closed).as("told once per closed file").hasSize(1);
     assertThat(closed.get(0).bounds()).hasSize(metricIds.size());
   }
 
-  private static org.apache.iceberg.io.OutputFile output(Table table, String name, FileFormat format) {
-    return table.io().newOutputFile(table.location() + "/data/" + name + "." + format.name().toLowerCase());
+  private static org.apache.iceberg.io.OutputFile output(
+      Table table, String name, FileFormat format) {
+    return table
+        .io()
+        .newOutputFile(table.location() + "/data/" + name + "." + format.name().toLowerCase());
   }
 
-  private static Metrics write(FileAppender<RowData> appender, List<RowData> rows) throws Exception {
+  private static Metrics write(FileAppender<RowData> appender, List<RowData> rows)
+      throws Exception {
     try (FileAppender<RowData> closing = appender) {
       rows.forEach(closing::add);
     }
@@ -97,7 +103,8 @@ class CollationAppenderFactoryTest {
     return bounds == null ? Map.of() : bounds;
   }
 
-  private static Map<Integer, ByteBuffer> without(Map<Integer, ByteBuffer> bounds, Set<Integer> ids) {
+  private static Map<Integer, ByteBuffer> without(
+      Map<Integer, ByteBuffer> bounds, Set<Integer> ids) {
     Map<Integer, ByteBuffer> kept = new HashMap<>(bounds);
     kept.keySet().removeAll(ids);
     return kept;

@@ -71,7 +71,9 @@ class CollationSinkOmissionsTest {
   private static RowData row(long id, Object name, String city, String word) {
     return GenericRowData.of(
         id,
-        name instanceof byte[] ? StringData.fromBytes((byte[]) name) : StringData.fromString((String) name),
+        name instanceof byte[]
+            ? StringData.fromBytes((byte[]) name)
+            : StringData.fromString((String) name),
         city == null ? null : StringData.fromString(city),
         word == null ? null : StringData.fromString(word),
         null);
@@ -103,7 +105,8 @@ class CollationSinkOmissionsTest {
   void aMetricAtAVersionTheProviderDoesNotHaveGetsNoBoundsAndTheOthersAreUnaffected()
       throws Exception {
     Table table =
-        new TestWarehouse(warehouseDir).create("t", SCHEMA, PartitionSpec.unpartitioned(), Map.of());
+        new TestWarehouse(warehouseDir)
+            .create("t", SCHEMA, PartitionSpec.unpartitioned(), Map.of());
     UpdateCollations.of(table)
         .collate("name", "icu.en_US-ci")
         .addMetric("name")
@@ -144,7 +147,8 @@ class CollationSinkOmissionsTest {
   @Test
   void invalidUtf8ATooLongBoundAndNoValuesEachDropOnlyTheirMetric() throws Exception {
     Table table =
-        new TestWarehouse(warehouseDir).create("t", SCHEMA, PartitionSpec.unpartitioned(), Map.of());
+        new TestWarehouse(warehouseDir)
+            .create("t", SCHEMA, PartitionSpec.unpartitioned(), Map.of());
     UpdateCollations.of(table)
         .collate("name", "icu.en_US-ci")
         .addMetric("name")
@@ -166,10 +170,11 @@ class CollationSinkOmissionsTest {
     TableCollations collations = TableCollations.fromTable(table);
     Map<Integer, CollationBounds> stored =
         CollationStats.read(files.get(0), collations.metrics().keySet());
-    int wordMetric = collations.metrics().keySet().stream()
-        .filter(id -> collations.fieldOfMetric(id).orElseThrow().fieldId() == 4)
-        .findFirst()
-        .orElseThrow();
+    int wordMetric =
+        collations.metrics().keySet().stream()
+            .filter(id -> collations.fieldOfMetric(id).orElseThrow().fieldId() == 4)
+            .findFirst()
+            .orElseThrow();
     assertThat(stored.keySet()).containsExactly(wordMetric);
     assertThat(stored.get(wordMetric)).isEqualTo(CollationBounds.of(wordMetric, "a", "ö"));
 

@@ -147,13 +147,16 @@ class CollationBoundsTrackerTest {
       tracker.add(StringData.fromString("m"));
       tracker.add(StringData.fromBytes(bytes));
       tracker.add(StringData.fromString("a"));
-      assertThat(tracker.outcome()).as("bytes %s", Arrays.toString(bytes)).isEqualTo(Outcome.INVALID_UTF8);
+      assertThat(tracker.outcome())
+          .as("bytes %s", Arrays.toString(bytes))
+          .isEqualTo(Outcome.INVALID_UTF8);
       assertThat(tracker.bounds()).isEmpty();
       assertThat(tracker.valueCount()).isEqualTo(3);
     }
     CollationBoundsTracker valid = tracker("icu.en_US-ci");
     valid.add(StringData.fromBytes("é😀".getBytes(StandardCharsets.UTF_8)));
-    valid.add(StringData.fromBytes(new byte[] {(byte) 0xF4, (byte) 0x8F, (byte) 0xBF, (byte) 0xBF}));
+    valid.add(
+        StringData.fromBytes(new byte[] {(byte) 0xF4, (byte) 0x8F, (byte) 0xBF, (byte) 0xBF}));
     assertThat(valid.outcome()).isEqualTo(Outcome.BOUNDED);
   }
 
@@ -169,7 +172,8 @@ class CollationBoundsTrackerTest {
     assertThat(bounds(feed(tracker("icu.en_US", 5), List.of("a", "mmmmmmmmmm", "z"))))
         .contains(List.of("a", "z"));
     // Length is in code points: three supplementary characters are six UTF-16 units.
-    assertThat(bounds(feed(tracker("icu.en_US", 3), List.of("𝒜𝒜𝒜")))).contains(List.of("𝒜𝒜𝒜", "𝒜𝒜𝒜"));
+    assertThat(bounds(feed(tracker("icu.en_US", 3), List.of("𝒜𝒜𝒜"))))
+        .contains(List.of("𝒜𝒜𝒜", "𝒜𝒜𝒜"));
     assertThat(feed(tracker("icu.en_US", 2), List.of("𝒜𝒜𝒜")).outcome())
         .isEqualTo(Outcome.BOUND_TOO_LONG);
   }

@@ -36,7 +36,8 @@ class StringPositionAccessorTest {
                       "geo",
                       Types.StructType.of(
                           Types.NestedField.optional(6, "region", Types.StringType.get()))))),
-          Types.NestedField.optional(7, "tags", Types.ListType.ofOptional(8, Types.StringType.get())),
+          Types.NestedField.optional(
+              7, "tags", Types.ListType.ofOptional(8, Types.StringType.get())),
           Types.NestedField.optional(
               9,
               "attrs",
@@ -83,8 +84,12 @@ class StringPositionAccessorTest {
         new GenericArrayData(new Object[] {s("b"), null, s("A"), s("c")}),
         map("k", "v", "K", null, "a", "Z"),
         new GenericArrayData(
-            new Object[] {GenericRowData.of(s("y")), null, GenericRowData.of((Object) null),
-              GenericRowData.of(s("B"))}),
+            new Object[] {
+              GenericRowData.of(s("y")),
+              null,
+              GenericRowData.of((Object) null),
+              GenericRowData.of(s("B"))
+            }),
         new GenericMapData(aliases));
   }
 
@@ -92,7 +97,9 @@ class StringPositionAccessorTest {
   private static List<Object> visit(RowData row, int fieldId) {
     CollationBoundsTracker tracker =
         new CollationBoundsTracker(99, Collations.resolve("icu.en_US-ci").newComparator(), 100);
-    StringPositionAccessor.of(SCHEMA.asStruct(), ROW_TYPE, fieldId).orElseThrow().forEach(row, tracker);
+    StringPositionAccessor.of(SCHEMA.asStruct(), ROW_TYPE, fieldId)
+        .orElseThrow()
+        .forEach(row, tracker);
     return tracker
         .bounds()
         .<List<Object>>map(b -> List.of(tracker.valueCount(), b.lower(), b.upper()))
@@ -120,7 +127,8 @@ class StringPositionAccessorTest {
   @ParameterizedTest(name = "binary rows: {0}")
   @ValueSource(booleans = {false, true})
   void nullContainersYieldNothing(boolean binary) {
-    RowData row = GenericRowData.of(2L, null, GenericRowData.of(null, null), null, null, null, null);
+    RowData row =
+        GenericRowData.of(2L, null, GenericRowData.of(null, null), null, null, null, null);
     if (binary) {
       row = new RowDataSerializer(ROW_TYPE).toBinaryRow(row);
     }

@@ -130,7 +130,8 @@ public final class CollationBoundsAssert {
   }
 
   /** Every non-null string at {@code fieldId} in {@code rows} (list elements, map entries...). */
-  public static List<String> values(Schema schema, List<org.apache.iceberg.data.Record> rows, int fieldId) {
+  public static List<String> values(
+      Schema schema, List<org.apache.iceberg.data.Record> rows, int fieldId) {
     List<String> values = new ArrayList<>();
     for (org.apache.iceberg.data.Record row : rows) {
       collect(schema.asStruct(), row, fieldId, values);

@@ -32,11 +32,16 @@ public final class DataFileRows {
         rows =
             Parquet.read(input)
                 .project(schema)
-                .createReaderFunc(fileSchema -> GenericParquetReaders.buildReader(schema, fileSchema))
+                .createReaderFunc(
+                    fileSchema -> GenericParquetReaders.buildReader(schema, fileSchema))
                 .build();
         break;
       case AVRO:
-        rows = Avro.read(input).project(schema).createResolvingReader(PlannedDataReader::create).build();
+        rows =
+            Avro.read(input)
+                .project(schema)
+                .createResolvingReader(PlannedDataReader::create)
+                .build();
         break;
       case ORC:
         rows =
@@ -46,7 +51,8 @@ public final class DataFileRows {
                 .build();
         break;
       default:
-        throw new IllegalArgumentException("Cannot read " + file.format() + " file " + file.location());
+        throw new IllegalArgumentException(
+            "Cannot read " + file.format() + " file " + file.location());
     }
     List<Record> result = new ArrayList<>();
     try (CloseableIterable<Record> closeable = rows) {
