@@ -27,6 +27,8 @@ import org.apache.iceberg.SnapshotUpdate;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.flink.TableLoader;
 import org.apache.iceberg.types.TypeUtil;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The single committer: stages the files of each checkpoint in its state and commits them to the
@@ -44,6 +46,7 @@ import org.apache.iceberg.types.TypeUtil;
 final class CollationFilesCommitter extends AbstractStreamOperator<Void>
     implements OneInputStreamOperator<WrittenFiles, Void>, BoundedOneInput {
   private static final long serialVersionUID = 1L;
+  private static final Logger LOG = LoggerFactory.getLogger(CollationFilesCommitter.class);
 
   static final String JOB_ID = "flink.job-id";
   static final String OPERATOR_ID = "flink.operator-id";

@@ -44,6 +44,8 @@ import org.apache.iceberg.io.TaskWriter;
 import org.apache.iceberg.io.UnpartitionedWriter;
 import org.apache.iceberg.io.WriteResult;
 import org.apache.iceberg.types.TypeUtil;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The parallel writer: writes rows into Iceberg data files with Iceberg's own task writers and
@@ -60,6 +62,7 @@ import org.apache.iceberg.types.TypeUtil;
 final class CollationStreamWriter extends AbstractStreamOperator<WrittenFiles>
     implements OneInputStreamOperator<RowData, WrittenFiles>, BoundedOneInput {
   private static final long serialVersionUID = 1L;
+  private static final Logger LOG = LoggerFactory.getLogger(CollationStreamWriter.class);
 
   /** The checkpoint id of the files closed at end of input. */
   static final long END_OF_INPUT = Long.MAX_VALUE;
