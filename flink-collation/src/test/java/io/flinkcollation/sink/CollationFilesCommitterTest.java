@@ -55,10 +55,7 @@ class CollationFilesCommitterTest {
     warehouse = new TestWarehouse(warehouseDir);
     table =
         warehouse.create(
-            "t",
-            SCHEMA,
-            PartitionSpec.builderFor(SCHEMA).identity("part").build(),
-            Map.of());
+            "t", SCHEMA, PartitionSpec.builderFor(SCHEMA).identity("part").build(), Map.of());
     TableCollations collations =
         UpdateCollations.of(table).collate("name", "icu.en_US-ci").addMetric("name").commit();
     nameMetric = collations.metrics().keySet().iterator().next();
@@ -75,7 +72,9 @@ class CollationFilesCommitterTest {
         OPERATOR);
   }
 
-  /** A data file's metadata with byte-order bounds of column 2 and collation bounds of the metric. */
+  /**
+   * A data file's metadata with byte-order bounds of column 2 and collation bounds of the metric.
+   */
   private WrittenFiles files(long checkpointId, int part, int count) {
     List<DataFile> files = new ArrayList<>();
     for (int i = 0; i < count; i++) {
@@ -150,8 +149,7 @@ class CollationFilesCommitterTest {
           .containsEntry(CollationFilesCommitter.MAX_COMMITTED, "2")
           .containsEntry(CollationFilesCommitter.OPERATOR_ID, OPERATOR.toString())
           .containsEntry(
-              CollationFilesCommitter.JOB_ID,
-              committer.getEnvironment().getJobID().toString());
+              CollationFilesCommitter.JOB_ID, committer.getEnvironment().getJobID().toString());
     }
   }
 
