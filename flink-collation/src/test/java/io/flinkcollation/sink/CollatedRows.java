@@ -124,6 +124,11 @@ final class CollatedRows {
     update.commit();
   }
 
+  /** The row of {@code id}: always the same, whichever task or attempt makes it. */
+  static RowData row(long id) {
+    return rows(id, 1, id).get(0);
+  }
+
   static List<RowData> rows(long firstId, int count, long seed) {
     Random random = new Random(seed);
     List<RowData> rows = new ArrayList<>(count);

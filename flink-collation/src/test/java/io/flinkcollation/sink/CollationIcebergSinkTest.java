@@ -9,6 +9,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -65,7 +67,11 @@ class CollationIcebergSinkTest {
     CollatedRows.declare(table);
     List<RowData> rows = CollatedRows.rows(0, 2500, 42);
 
-    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    Configuration configuration = new Configuration();
+    // Every record of the sink has its own serializer: no Kryo fallback anywhere.
+    configuration.set(PipelineOptions.GENERIC_TYPES, false);
+    StreamExecutionEnvironment env =
+        StreamExecutionEnvironment.getExecutionEnvironment(configuration);
     env.setParallelism(2);
     DataStream<RowData> input = env.fromData(rows, InternalTypeInfo.of(CollatedRows.ROW_TYPE));
     CollationIcebergSink.forRowData(input)
