@@ -149,7 +149,16 @@ final class CollationFilesCommitter extends AbstractStreamOperator<Void>
     List<WrittenFiles> batches = new ArrayList<>();
     staged.values().forEach(batches::addAll);
     batches.addAll(sinceLastSnapshot);
-    if (!batches.isEmpty()) {
+    if (maxCommittedCheckpointId == CollationStreamWriter.END_OF_INPUT) {
+      // This job committed its whole input before a failover restarted it from a checkpoint:
+      // what the restarted tasks wrote again is in the table already.
+      LOG.warn(
+          "Job {} already committed all its input to table {}; not committing the {} file batches"
+              + " written again after a restart",
+          jobId,
+          table.name(),
+          batches.size());
+    } else if (!batches.isEmpty()) {
       commit(batches, jobId, CollationStreamWriter.END_OF_INPUT);
     }
     staged.clear();

@@ -257,6 +257,12 @@ public final class CollationIcebergSink {
       if (requested == null) {
         return FlinkSchemaUtil.convert(target.schema());
       }
+      // Computed and virtual metadata columns are not written (ResolvedSchema#toSinkRowDataType).
+      requested =
+          ResolvedSchema.of(
+              requested.getColumns().stream()
+                  .filter(Column::isPersisted)
+                  .collect(Collectors.toList()));
       checkColumns(target, requested);
       try {
         Schema writeSchema = FlinkSchemaUtil.convert(target.schema(), requested);

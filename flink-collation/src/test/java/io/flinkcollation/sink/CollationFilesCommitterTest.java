@@ -242,6 +242,27 @@ class CollationFilesCommitterTest {
   }
 
   @Test
+  void aJobThatCommittedItsWholeInputDoesNotCommitItAgainAfterARestart() throws Exception {
+    try (OneInputStreamOperatorTestHarness<WrittenFiles, Void> committer = harness(false)) {
+      // The table shows that this very job (and operator) already committed at end of input,
+      // as it does when a failover restarts the job from a checkpoint after that commit.
+      WrittenFiles committed = files(CollationStreamWriter.END_OF_INPUT, 0, 1);
+      table
+          .newAppend()
+          .appendFile(committed.dataFiles().get(0))
+          .set(CollationFilesCommitter.JOB_ID, committer.getEnvironment().getJobID().toString())
+          .set(CollationFilesCommitter.OPERATOR_ID, OPERATOR.toString())
+          .set(CollationFilesCommitter.MAX_COMMITTED, Long.toString(Long.MAX_VALUE))
+          .commit();
+      committer.open();
+      committer.processElement(files(CollationStreamWriter.END_OF_INPUT, 0, 1), 0);
+      committer.endInput();
+      assertThat(locations(committedFiles())).isEqualTo(locations(committed));
+    }
+    assertThat(snapshots()).hasSize(1);
+  }
+
+  @Test
   void boundsOfAMetricDroppedWhileTheJobRunsAreNotCommitted() throws Exception {
     WrittenFiles before = files(1, 0, 1);
     WrittenFiles after = files(2, 0, 1);

@@ -76,6 +76,17 @@ class CollationIcebergSinkBuilderTest {
   }
 
   @Test
+  void aResolvedSchemaIsMatchedOnItsPersistedColumns() {
+    ResolvedSchema withVirtualColumn =
+        ResolvedSchema.of(
+            Column.physical("id", DataTypes.BIGINT().notNull()),
+            Column.physical("name", DataTypes.STRING()),
+            Column.metadata("origin", DataTypes.STRING(), null, true));
+    sink("users").resolvedSchema(withVirtualColumn).append();
+    assertThat(env.getStreamGraph(false).getStreamNodes()).hasSizeGreaterThan(2);
+  }
+
+  @Test
   void aTableIsRequired() {
     assertThatThrownBy(() -> CollationIcebergSink.forRowData(input()).append())
         .isInstanceOf(IllegalArgumentException.class)
