@@ -8,7 +8,9 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
@@ -24,6 +26,7 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.io.CloseableIterable;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -95,6 +98,38 @@ class CollationIcebergSinkTest {
                             .metrics()
                             .keySet()));
     assertThat(ids(table)).hasSize(rows.size());
+  }
+
+  @Test
+  void overwriteInBatchModeReplacesThePartitionsItWrites() throws Exception {
+    TestWarehouse warehouse = new TestWarehouse(warehouseDir);
+    Table table = warehouse.create("t", CollatedRows.SCHEMA, CollatedRows.BY_BUCKET, Map.of());
+    CollatedRows.declare(table);
+    List<RowData> first = CollatedRows.rows(0, 300, 1);
+    List<RowData> second =
+        CollatedRows.rows(1000, 300, 2).stream()
+            .filter(row -> row.getInt(8) == 1)
+            .collect(Collectors.toList());
+    write(warehouse, first, false);
+    write(warehouse, second, true);
+
+    Set<Long> expected = new HashSet<>();
+    first.stream().filter(row -> row.getInt(8) != 1).forEach(row -> expected.add(row.getLong(0)));
+    second.forEach(row -> expected.add(row.getLong(0)));
+    assertThat(ids(table)).isEqualTo(expected);
+    CollationBoundsAssert.assertBoundsMatchData(table);
+  }
+
+  private static void write(TestWarehouse warehouse, List<RowData> rows, boolean overwrite)
+      throws Exception {
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    env.setRuntimeMode(RuntimeExecutionMode.BATCH);
+    env.setParallelism(2);
+    CollationIcebergSink.forRowData(env.fromData(rows, InternalTypeInfo.of(CollatedRows.ROW_TYPE)))
+        .tableLoader(warehouse.loader("t"))
+        .overwrite(overwrite)
+        .append();
+    env.execute();
   }
 
   static Set<Long> ids(Table table) throws Exception {
