@@ -4,6 +4,7 @@ import io.flinkcollation.stats.CollationStats;
 import io.flinkcollation.stats.FileBoundsTracker;
 import java.io.IOException;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
@@ -47,7 +48,7 @@ final class CollationAppenderFactory implements FileAppenderFactory<RowData> {
       Schema schema,
       RowType rowType,
       PartitionSpec spec,
-      java.util.Map<String, String> writeProperties,
+      Map<String, String> writeProperties,
       FileBoundsTracker.Factory trackers,
       Consumer<FileBoundsTracker> onFileClosed) {
     this.iceberg =

@@ -201,7 +201,6 @@ public final class CollationIcebergSink {
       return sink;
     }
 
-    @SuppressWarnings("unchecked")
     private static TypeInformation<Void> voidType() {
       return BasicTypeInfo.VOID_TYPE_INFO;
     }
