@@ -128,8 +128,12 @@ class CollationSinkRecoveryTest {
   }
 
   private void pipeline(StreamExecutionEnvironment env, int failAfter) {
+    pipeline(env, failAfter, 0, ROWS);
+  }
+
+  private void pipeline(StreamExecutionEnvironment env, int failAfter, long firstId, int count) {
     DataStream<RowData> rows =
-        env.fromSequence(0, ROWS - 1)
+        env.fromSequence(firstId, firstId + count - 1)
             .uid("ids")
             .map(new SlowRows(failAfter))
             .returns(InternalTypeInfo.of(CollatedRows.ROW_TYPE))
@@ -184,6 +188,23 @@ class CollationSinkRecoveryTest {
     assertThat(FAILURES_LEFT.get()).as("both failures happened").isLessThanOrEqualTo(0);
     assertThat(snapshotCount()).as("commits at checkpoints, not only at the end").isGreaterThan(1);
     assertExactlyTheInputWithExactBounds();
+  }
+
+  @Test
+  void twoJobsCommittingToOneTableAtOnceBothLand() throws Exception {
+    StreamExecutionEnvironment first = environment(new Configuration());
+    pipeline(first, Integer.MAX_VALUE, 0, 300);
+    StreamExecutionEnvironment second = environment(new Configuration());
+    pipeline(second, Integer.MAX_VALUE, 300, 300);
+    JobClient one = first.executeAsync();
+    JobClient two = second.executeAsync();
+    one.getJobExecutionResult().get(60, TimeUnit.SECONDS);
+    two.getJobExecutionResult().get(60, TimeUnit.SECONDS);
+
+    assertThat(committingJobs()).hasSize(2);
+    assertThat(CollationIcebergSinkTest.ids(table))
+        .isEqualTo(LongStream.range(0, 600).boxed().collect(Collectors.toSet()));
+    CollationBoundsAssert.assertBoundsMatchData(table);
   }
 
   @Test
