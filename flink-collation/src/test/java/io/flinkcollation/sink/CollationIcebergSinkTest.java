@@ -88,6 +88,12 @@ class CollationIcebergSinkTest {
     List<DataFile> files = CollationBoundsAssert.assertBoundsMatchData(table);
     assertThat(files).allSatisfy(file -> assertThat(file.format()).isEqualTo(format));
     assertThat(files.size()).isGreaterThanOrEqualTo(partitioned ? 6 : 4);
+    if (!partitioned) {
+      assertThat(files)
+          .as("each writer rolled to a new file after 1000 rows")
+          .filteredOn(file -> file.recordCount() == 1000)
+          .hasSize(2);
+    }
     assertThat(files)
         .as("every file has bounds for every metric")
         .allSatisfy(
