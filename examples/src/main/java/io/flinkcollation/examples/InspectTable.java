@@ -129,6 +129,12 @@ public final class InspectTable {
 
   // ------------------------------------------------------------------------------------------ text
 
+  /** Prints the text report of a loaded table, as the command does; for the other examples. */
+  static void printText(TableIdentifier identifier, Table table, PrintStream out) {
+    printText(
+        out, identifier, table, CollatedColumn.all(table), CollationFileReport.collect(table));
+  }
+
   private static void printText(
       PrintStream out,
       TableIdentifier identifier,
