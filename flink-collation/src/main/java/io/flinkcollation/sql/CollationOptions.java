@@ -1,0 +1,241 @@
+package io.flinkcollation.sql;
+
+import io.flinkcollation.collation.Collations;
+import io.flinkcollation.metadata.FieldCollation;
+import io.flinkcollation.metadata.TableCollations;
+import io.flinkcollation.metadata.UpdateCollations;
+import io.flinkcollation.sink.CollationSinkOptions;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.table.api.ValidationException;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.flink.FlinkWriteOptions;
+
+/**
+ * The {@code collation.<column path>} table options of the SQL layer: how a column's collation is
+ * spelled as a Flink option, read from DDL, checked, and shown again by {@code SHOW CREATE TABLE}.
+ *
+ * <p>The path is an Iceberg column path: {@code name}, {@code address.city}, {@code tags.element},
+ * {@code attrs.key}, {@code attrs.value}. The value is a collation name such as {@code
+ * icu.en_US-ci}; {@code utf8} means byte order, the same as no collation.
+ *
+ * <p>Keys of the writer's own options ({@link CollationSinkOptions}, such as {@code
+ * collation.max-bound-length}) are sink options, never column paths. A column whose name clashes
+ * with one is written with its path in backticks: {@code 'collation.`max-bound-length`'}.
+ *
+ * <p>The table property {@value TableCollations#PROPERTY} that stores the model is never a Flink
+ * option: the SQL layer hides it and rejects it in DDL, so collations change only through these
+ * options (and thus always with their metric fields, DESIGN.md decision 3).
+ */
+public final class CollationOptions {
+
+  /** Prefix of every collation option, column or sink. */
+  public static final String PREFIX = "collation.";
+
+  /** The writer's options that share {@link #PREFIX}: never read as column paths. */
+  private static final Set<String> SINK_KEYS =
+      Collections.singleton(CollationSinkOptions.MAX_BOUND_LENGTH.key());
+
+  private static final char QUOTE = '`';
+
+  private CollationOptions() {}
+
+  /** Whether {@code key} declares a column's collation (and is not one of the sink's options). */
+  public static boolean isColumnKey(String key) {
+    return key.startsWith(PREFIX) && !SINK_KEYS.contains(key);
+  }
+
+  /** The option key that declares the collation of the column at {@code path}. */
+  public static String keyOf(String path) {
+    String plain = PREFIX + path;
+    return SINK_KEYS.contains(plain) ? PREFIX + QUOTE + path + QUOTE : plain;
+  }
+
+  /**
+   * The column path a column key names: the text after {@link #PREFIX}, without the backticks that
+   * quote a path clashing with a sink option.
+   */
+  static String pathOf(String key) {
+    String path = key.substring(PREFIX.length());
+    if (path.length() >= 2 && path.charAt(0) == QUOTE && path.charAt(path.length() - 1) == QUOTE) {
+      path = path.substring(1, path.length() - 1);
+    }
+    return path;
+  }
+
+  /**
+   * The column options among {@code options}, by column path, values as written.
+   *
+   * @throws ValidationException if two keys name the same column, a key names no column, or the raw
+   *     {@value TableCollations#PROPERTY} property is set
+   */
+  static Map<String, Declared> columns(Map<String, String> options) {
+    if (options.containsKey(TableCollations.PROPERTY)) {
+      throw new ValidationException(
+          String.format(
+              "Option '%s' is managed by flink-collation and cannot be set directly; declare a"
+                  + " column's collation with '%s<column>' = '<collation>', for example"
+                  + " 'collation.name' = 'icu.en_US-ci'",
+              TableCollations.PROPERTY, PREFIX));
+    }
+    Map<String, Declared> byPath = new LinkedHashMap<>();
+    for (Map.Entry<String, String> option : options.entrySet()) {
+      if (!isColumnKey(option.getKey())) {
+        continue;
+      }
+      Declared declared = new Declared(option.getKey(), option.getValue());
+      if (declared.path.isEmpty()) {
+        throw declared.invalid("it names no column; use '" + PREFIX + "<column path>'");
+      }
+      Declared previous = byPath.put(declared.path, declared);
+      if (previous != null) {
+        throw new ValidationException(
+            String.format(
+                "Conflicting options '%s' = '%s' and '%s' = '%s': both declare the collation of"
+                    + " column '%s'; keep one",
+                previous.key, previous.value, declared.key, declared.value, declared.path));
+      }
+    }
+    return byPath;
+  }
+
+  /** {@code options} without the column options (sink options stay). */
+  static Map<String, String> withoutColumns(Map<String, String> options) {
+    return options.entrySet().stream()
+        .filter(option -> !isColumnKey(option.getKey()))
+        .collect(
+            Collectors.toMap(
+                Map.Entry::getKey, Map.Entry::getValue, (a, b) -> b, LinkedHashMap::new));
+  }
+
+  /** The table's declared collations as column options, keyed by {@link #keyOf(String)}. */
+  static Map<String, String> render(TableCollations collations, Schema schema) {
+    Map<String, String> options = new LinkedHashMap<>();
+    for (FieldCollation field : collations.fields().values()) {
+      String path = schema.findColumnName(field.fieldId());
+      if (path != null) {
+        options.put(keyOf(path), field.collation());
+      }
+    }
+    return options;
+  }
+
+  /**
+   * Checks the values of the sink options that the SQL layer reads itself, so that a bad value
+   * fails the DDL rather than the first job.
+   *
+   * @throws ValidationException naming the option and its value
+   */
+  static void validateSinkOptions(Map<String, String> options) {
+    int maxBoundLength = typed(options, CollationSinkOptions.MAX_BOUND_LENGTH);
+    if (maxBoundLength <= 0) {
+      throw invalid(
+          CollationSinkOptions.MAX_BOUND_LENGTH.key(),
+          options.get(CollationSinkOptions.MAX_BOUND_LENGTH.key()),
+          "it must be a positive number of characters");
+    }
+    for (String upsert :
+        new String[] {
+          FlinkWriteOptions.WRITE_UPSERT_ENABLED.key(), TableProperties.UPSERT_ENABLED
+        }) {
+      if (Boolean.parseBoolean(options.get(upsert))) {
+        throw invalid(
+            upsert,
+            options.get(upsert),
+            "the collation writer appends rows and does not support upsert; remove the option"
+                + " or set it to 'false'");
+      }
+    }
+  }
+
+  /** Reads a typed option with Flink's own parsing, naming key and value when it fails. */
+  static <T> T typed(Map<String, String> options, ConfigOption<T> option) {
+    try {
+      return Configuration.fromMap(options).get(option);
+    } catch (IllegalArgumentException e) {
+      throw invalid(option.key(), options.get(option.key()), e.getMessage());
+    }
+  }
+
+  static ValidationException invalid(String key, String value, String reason) {
+    return new ValidationException(
+        String.format("Invalid option '%s' = '%s': %s", key, value, reason));
+  }
+
+  /** One column option as written in DDL; a {@code null} value is a RESET. */
+  static final class Declared {
+    final String key;
+    final String value;
+    final String path;
+
+    Declared(String key, String value) {
+      this.key = key;
+      this.value = value;
+      this.path = pathOf(key);
+    }
+
+    /** The canonical collation name, or {@code utf8} (also for a RESET). */
+    String collation() {
+      if (value == null) {
+        return Collations.UTF8;
+      }
+      try {
+        return Collations.canonicalize(value);
+      } catch (IllegalArgumentException e) {
+        throw invalid(e.getMessage());
+      }
+    }
+
+    /**
+     * Adds this declaration to {@code update}: the collation and, unless {@code current} already
+     * has one, a metric for the version the running provider reports.
+     */
+    void addTo(UpdateCollations update, TableCollations current, Schema schema) {
+      String collation = collation();
+      update.collate(path, collation);
+      if (Collations.isUtf8(collation)) {
+        return;
+      }
+      String version = Collations.resolve(collation).version();
+      boolean declared =
+          schema.findField(path) != null
+              && current
+                  .field(schema.findField(path).fieldId())
+                  .filter(field -> field.collation().equals(collation))
+                  .flatMap(field -> field.metricFor(version))
+                  .isPresent();
+      if (!declared) {
+        update.addMetric(path);
+      }
+    }
+
+    /**
+     * Checks this declaration alone against {@code table} (without committing), so that an error
+     * names this option.
+     */
+    void check(Table table) {
+      try {
+        UpdateCollations update = UpdateCollations.of(table);
+        addTo(update, TableCollations.fromTable(table), table.schema());
+        update.apply();
+      } catch (ValidationException e) {
+        throw e;
+      } catch (IllegalArgumentException e) {
+        throw invalid(e.getMessage());
+      }
+    }
+
+    ValidationException invalid(String reason) {
+      return value == null
+          ? new ValidationException(String.format("Cannot reset option '%s': %s", key, reason))
+          : CollationOptions.invalid(key, value, reason);
+    }
+  }
+}

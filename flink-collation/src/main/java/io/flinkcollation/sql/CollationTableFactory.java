@@ -1,0 +1,292 @@
+package io.flinkcollation.sql;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.flinkcollation.metadata.TableCollations;
+import io.flinkcollation.sink.CollationSinkOptions;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.ConfigOptions;
+import org.apache.flink.table.api.ValidationException;
+import org.apache.flink.table.catalog.CatalogDatabaseImpl;
+import org.apache.flink.table.catalog.Column;
+import org.apache.flink.table.catalog.ObjectIdentifier;
+import org.apache.flink.table.catalog.ObjectPath;
+import org.apache.flink.table.catalog.ResolvedSchema;
+import org.apache.flink.table.catalog.exceptions.DatabaseAlreadyExistException;
+import org.apache.flink.table.catalog.exceptions.TableAlreadyExistException;
+import org.apache.flink.table.catalog.exceptions.TableNotExistException;
+import org.apache.flink.table.connector.sink.DynamicTableSink;
+import org.apache.flink.table.connector.source.DynamicTableSource;
+import org.apache.flink.table.factories.DynamicTableSinkFactory;
+import org.apache.flink.table.factories.DynamicTableSourceFactory;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.flink.FlinkCatalogFactory;
+import org.apache.iceberg.flink.FlinkDynamicTableFactory;
+import org.apache.iceberg.flink.FlinkWriteOptions;
+import org.apache.iceberg.flink.TableLoader;
+import org.apache.iceberg.types.Types;
+
+/**
+ * Tables of a {@link CollationCatalog}, and {@code 'connector' = 'iceberg-collation'} tables
+ * defined in any other catalog: reads are Iceberg's own source, writes are the collation writer.
+ *
+ * <p>A connector table takes the options of Iceberg's {@code 'connector' = 'iceberg'} ({@link
+ * #CATALOG_NAME}, {@link #CATALOG_TYPE}, {@link #CATALOG_DATABASE}, {@link #CATALOG_TABLE} and the
+ * Iceberg catalog's own options such as {@code warehouse} or {@code uri}) plus the {@code
+ * collation.<path>} options. As with Iceberg's connector, the first read or write creates the
+ * Iceberg table if it does not exist, here with its collations declared in the creating commit; an
+ * existing table keeps its collations, and a {@code collation.<path>} option that disagrees with
+ * them is an error rather than a silent change of someone else's table.
+ */
+public class CollationTableFactory implements DynamicTableSinkFactory, DynamicTableSourceFactory {
+
+  /** The {@code 'connector'} of the table. */
+  public static final String IDENTIFIER = "iceberg-collation";
+
+  public static final ConfigOption<String> CATALOG_NAME =
+      ConfigOptions.key("catalog-name")
+          .stringType()
+          .noDefaultValue()
+          .withDescription("Name of the Iceberg catalog that holds the table (connector tables).");
+
+  public static final ConfigOption<String> CATALOG_TYPE =
+      ConfigOptions.key(FlinkCatalogFactory.ICEBERG_CATALOG_TYPE)
+          .stringType()
+          .noDefaultValue()
+          .withDescription(
+              "Iceberg catalog type: 'hadoop', 'hive' or 'rest' (or set 'catalog-impl');"
+                  + " Iceberg's default is 'hive'.");
+
+  public static final ConfigOption<String> CATALOG_DATABASE =
+      ConfigOptions.key("catalog-database")
+          .stringType()
+          .noDefaultValue()
+          .withDescription(
+              "Database (namespace) of the table in the Iceberg catalog; defaults to the Flink"
+                  + " table's database.");
+
+  public static final ConfigOption<String> CATALOG_TABLE =
+      ConfigOptions.key("catalog-table")
+          .stringType()
+          .noDefaultValue()
+          .withDescription(
+              "Name of the table in the Iceberg catalog; defaults to the Flink table's name.");
+
+  private static final String USE_DYNAMIC_SINK = "use-dynamic-iceberg-sink";
+  private static final String CATALOG_PROPS = "catalog-props";
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final CollationCatalog catalog;
+
+  /** The {@code 'connector' = 'iceberg-collation'} factory, found by Flink's service discovery. */
+  public CollationTableFactory() {
+    this(null);
+  }
+
+  CollationTableFactory(CollationCatalog catalog) {
+    this.catalog = catalog;
+  }
+
+  @Override
+  public String factoryIdentifier() {
+    return IDENTIFIER;
+  }
+
+  @Override
+  public Set<ConfigOption<?>> requiredOptions() {
+    return Set.of();
+  }
+
+  @Override
+  public Set<ConfigOption<?>> optionalOptions() {
+    Set<ConfigOption<?>> options = new LinkedHashSet<>();
+    options.add(CATALOG_NAME);
+    options.add(CATALOG_TYPE);
+    options.add(CATALOG_DATABASE);
+    options.add(CATALOG_TABLE);
+    options.add(CollationSinkOptions.MAX_BOUND_LENGTH);
+    options.addAll(
+        Arrays.asList(
+            FlinkWriteOptions.WRITE_FORMAT,
+            FlinkWriteOptions.TARGET_FILE_SIZE_BYTES,
+            FlinkWriteOptions.COMPRESSION_CODEC,
+            FlinkWriteOptions.COMPRESSION_LEVEL,
+            FlinkWriteOptions.COMPRESSION_STRATEGY,
+            FlinkWriteOptions.WRITE_PARALLELISM));
+    return options;
+  }
+
+  @Override
+  public DynamicTableSource createDynamicTableSource(Context context) {
+    if (catalog != null) {
+      return new FlinkDynamicTableFactory(catalog).createDynamicTableSource(context);
+    }
+    // Creates the table with its collations if it is missing, so that Iceberg's source, which
+    // would create it without them, finds it.
+    connectorTable(context);
+    return new FlinkDynamicTableFactory().createDynamicTableSource(context);
+  }
+
+  @Override
+  public DynamicTableSink createDynamicTableSink(Context context) {
+    Map<String, String> options = context.getCatalogTable().getOptions();
+    if (Boolean.parseBoolean(options.get(USE_DYNAMIC_SINK))) {
+      throw CollationOptions.invalid(
+          USE_DYNAMIC_SINK,
+          options.get(USE_DYNAMIC_SINK),
+          "the collation writer writes one table; remove the option or use 'connector' ="
+              + " 'iceberg' for Iceberg's dynamic sink");
+    }
+    CollationOptions.validateSinkOptions(options);
+
+    TableLoader tableLoader;
+    if (catalog != null) {
+      ObjectPath path = context.getObjectIdentifier().toObjectPath();
+      checkDeclared(catalog, path, options);
+      tableLoader = catalog.tableLoader(path);
+    } else {
+      tableLoader = connectorTable(context);
+    }
+
+    ResolvedSchema physical =
+        ResolvedSchema.of(
+            context.getCatalogTable().getResolvedSchema().getColumns().stream()
+                .filter(Column::isPhysical)
+                .collect(Collectors.toList()));
+    Map<String, String> writeOptions = new LinkedHashMap<>();
+    CollationOptions.withoutColumns(options)
+        .forEach(
+            (key, value) -> {
+              if (!CollationCatalog.CONNECTOR.equals(key)
+                  && !CollationCatalog.SRC_CATALOG.equals(key)) {
+                writeOptions.put(key, value);
+              }
+            });
+    return new CollationTableSink(
+        tableLoader,
+        physical,
+        writeOptions,
+        CollationOptions.typed(options, CollationSinkOptions.MAX_BOUND_LENGTH),
+        CollationOptions.typed(options, FlinkWriteOptions.WRITE_PARALLELISM));
+  }
+
+  /**
+   * The Iceberg table of a connector table, created with its collations when missing (as Iceberg's
+   * connector creates it), checked against them when present.
+   */
+  private static TableLoader connectorTable(Context context) {
+    ObjectIdentifier identifier = context.getObjectIdentifier();
+    Map<String, String> options = withSourceCatalog(context.getCatalogTable().getOptions());
+    String catalogName = options.get(CATALOG_NAME.key());
+    if (catalogName == null) {
+      throw new ValidationException(
+          String.format(
+              "Missing option '%s' for table %s with 'connector' = '%s': name the Iceberg catalog"
+                  + " and describe it as for 'connector' = 'iceberg', for example '%s' = 'lake',"
+                  + " '%s' = 'hadoop', 'warehouse' = 'file:///tmp/warehouse'",
+              CATALOG_NAME.key(),
+              identifier.asSummaryString(),
+              IDENTIFIER,
+              CATALOG_NAME.key(),
+              CATALOG_TYPE.key()));
+    }
+    String database = options.getOrDefault(CATALOG_DATABASE.key(), identifier.getDatabaseName());
+    String tableName = options.getOrDefault(CATALOG_TABLE.key(), identifier.getObjectName());
+    ObjectPath path = new ObjectPath(database, tableName);
+
+    CollationCatalog icebergCatalog =
+        CollationCatalog.create(catalogName, options, FlinkCatalogFactory.clusterHadoopConf());
+    try {
+      if (!icebergCatalog.databaseExists(database)) {
+        icebergCatalog.createDatabase(
+            database, new CatalogDatabaseImpl(new HashMap<>(), null), true);
+      }
+      if (!icebergCatalog.tableExists(path)) {
+        icebergCatalog.createCollatedTable(path, context.getCatalogTable(), true);
+      }
+      checkDeclared(icebergCatalog, path, options);
+      return icebergCatalog.tableLoader(path);
+    } catch (DatabaseAlreadyExistException | TableAlreadyExistException e) {
+      throw new IllegalStateException("Unreachable: created with ignoreIfExists", e);
+    } finally {
+      icebergCatalog.close();
+    }
+  }
+
+  /**
+   * Checks that the {@code collation.<path>} options agree with the table's declared collations.
+   * Options never change an existing table's metadata at read or write time.
+   */
+  private static void checkDeclared(
+      CollationCatalog catalog, ObjectPath path, Map<String, String> options) {
+    Map<String, CollationOptions.Declared> declared = CollationOptions.columns(options);
+    if (declared.isEmpty()) {
+      return;
+    }
+    Table table;
+    try {
+      table = catalog.loadTable(path);
+    } catch (TableNotExistException e) {
+      throw new ValidationException("Table " + path + " does not exist", e);
+    }
+    TableCollations collations = TableCollations.fromTable(table);
+    for (CollationOptions.Declared option : declared.values()) {
+      String collation = option.collation();
+      Types.NestedField field = table.schema().findField(option.path);
+      String actual = field == null ? null : collations.collationOf(field.fieldId());
+      if (!collation.equals(actual)) {
+        throw option.invalid(
+            String.format(
+                "table %s %s; change a table's collations with ALTER TABLE in an '%s' catalog",
+                catalog.identifier(path),
+                field == null
+                    ? "has no column '" + option.path + "'"
+                    : "declares '" + actual + "' for column '" + option.path + "'",
+                CollationCatalogFactory.IDENTIFIER));
+      }
+    }
+  }
+
+  /**
+   * Options of a table copied with {@code CREATE TABLE ... LIKE} from a catalog table: Iceberg's
+   * catalog records the source catalog as JSON under {@code src-catalog}; flattened here as
+   * Iceberg's connector flattens it, the table's own options winning.
+   */
+  private static Map<String, String> withSourceCatalog(Map<String, String> options) {
+    String source = options.get(CollationCatalog.SRC_CATALOG);
+    if (source == null) {
+      return options;
+    }
+    Map<String, String> merged = new LinkedHashMap<>();
+    try {
+      JsonNode node = JSON.readTree(source);
+      for (ConfigOption<String> option :
+          Arrays.asList(CATALOG_NAME, CATALOG_DATABASE, CATALOG_TABLE)) {
+        if (node.hasNonNull(option.key())) {
+          merged.put(option.key(), node.get(option.key()).asText());
+        }
+      }
+      node.path(CATALOG_PROPS)
+          .fields()
+          .forEachRemaining(e -> merged.put(e.getKey(), e.getValue().asText()));
+    } catch (JsonProcessingException e) {
+      throw CollationOptions.invalid(
+          CollationCatalog.SRC_CATALOG, source, "not JSON: " + e.getMessage());
+    }
+    options.forEach(
+        (key, value) -> {
+          if (!CollationCatalog.SRC_CATALOG.equals(key)) {
+            merged.put(key, value);
+          }
+        });
+    return merged;
+  }
+}

@@ -1,0 +1,99 @@
+package io.flinkcollation.sql;
+
+import io.flinkcollation.sink.CollationIcebergSink;
+import java.util.Map;
+import org.apache.flink.table.catalog.ResolvedSchema;
+import org.apache.flink.table.connector.ChangelogMode;
+import org.apache.flink.table.connector.sink.DataStreamSinkProvider;
+import org.apache.flink.table.connector.sink.DynamicTableSink;
+import org.apache.flink.table.connector.sink.abilities.SupportsOverwrite;
+import org.apache.flink.table.connector.sink.abilities.SupportsPartitioning;
+import org.apache.flink.util.Preconditions;
+import org.apache.iceberg.flink.TableLoader;
+
+/**
+ * The SQL side of the collation writer: {@code INSERT INTO} and {@code INSERT OVERWRITE} (batch),
+ * partitioned or not, through {@link CollationIcebergSink}, as Iceberg's own table sink does
+ * through its {@code FlinkSink}.
+ *
+ * <p>The writer appends: the sink accepts insert-only input, and a query that produces updates or
+ * deletes is refused by the planner.
+ */
+final class CollationTableSink
+    implements DynamicTableSink, SupportsPartitioning, SupportsOverwrite {
+
+  private static final String UID = "iceberg-collation-sink";
+
+  private final TableLoader tableLoader;
+  private final ResolvedSchema physicalSchema;
+  private final Map<String, String> writeOptions;
+  private final int maxBoundLength;
+  private final Integer writeParallelism;
+  private boolean overwrite;
+
+  CollationTableSink(
+      TableLoader tableLoader,
+      ResolvedSchema physicalSchema,
+      Map<String, String> writeOptions,
+      int maxBoundLength,
+      Integer writeParallelism) {
+    this.tableLoader = tableLoader;
+    this.physicalSchema = physicalSchema;
+    this.writeOptions = writeOptions;
+    this.maxBoundLength = maxBoundLength;
+    this.writeParallelism = writeParallelism;
+  }
+
+  @Override
+  public ChangelogMode getChangelogMode(ChangelogMode requestedMode) {
+    return ChangelogMode.insertOnly();
+  }
+
+  @Override
+  public SinkRuntimeProvider getSinkRuntimeProvider(Context context) {
+    Preconditions.checkState(
+        !overwrite || context.isBounded(),
+        "INSERT OVERWRITE needs bounded input: run it in batch mode ('execution.runtime-mode' ="
+            + " 'batch'); a streaming job can only INSERT INTO");
+    return (DataStreamSinkProvider)
+        (providerContext, dataStream) -> {
+          CollationIcebergSink.Builder builder =
+              CollationIcebergSink.forRowData(dataStream)
+                  .tableLoader(tableLoader)
+                  .resolvedSchema(physicalSchema)
+                  .overwrite(overwrite)
+                  .setAll(writeOptions)
+                  .maxBoundLength(maxBoundLength);
+          if (writeParallelism != null) {
+            builder.writeParallelism(writeParallelism);
+          }
+          providerContext.generateUid(UID).ifPresent(builder::uidPrefix);
+          return builder.append();
+        };
+  }
+
+  @Override
+  public void applyStaticPartition(Map<String, String> partition) {
+    // The planner writes the static values into the rows; the writer partitions by the table's
+    // spec, as Iceberg's sink does.
+  }
+
+  @Override
+  public void applyOverwrite(boolean overwrite) {
+    this.overwrite = overwrite;
+  }
+
+  @Override
+  public DynamicTableSink copy() {
+    CollationTableSink copy =
+        new CollationTableSink(
+            tableLoader, physicalSchema, writeOptions, maxBoundLength, writeParallelism);
+    copy.overwrite = overwrite;
+    return copy;
+  }
+
+  @Override
+  public String asSummaryString() {
+    return "Iceberg collation sink";
+  }
+}
