@@ -1,6 +1,5 @@
 package io.flinkcollation.sql;
 
-import io.flinkcollation.metadata.FieldCollation;
 import io.flinkcollation.metadata.TableCollations;
 import io.flinkcollation.metadata.UpdateCollations;
 import java.util.ArrayList;
@@ -309,8 +308,12 @@ public class CollationCatalog extends FlinkCatalog {
       }
       throw e;
     }
-    checkDroppedColumns(table, tableChanges, tablePath);
     UpdateCollations update = collationChanges(table, setCollations, resetCollations);
+    if (update == null && dropsCollatedColumn(table, icebergChanges)) {
+      // Committed after the drop, it re-reads the metadata and forgets the dropped columns'
+      // collations (their metric ids stay reserved), so no annotation outlives its column.
+      update = UpdateCollations.of(table);
+    }
 
     // Iceberg's own changes first: the collation changes are checked already, so the only way the
     // second commit can fail is a lost race, not a bad option.
@@ -384,29 +387,20 @@ public class CollationCatalog extends FlinkCatalog {
     return update;
   }
 
-  /**
-   * Refuses to drop a column that has (or contains) a collated string: the collation would point at
-   * a field id that no longer exists. RESET the collation first.
-   */
-  private static void checkDroppedColumns(
-      Table table, List<TableChange> changes, ObjectPath tablePath) {
+  /** Whether a change drops a column that has (or contains) a collated string. */
+  private static boolean dropsCollatedColumn(Table table, List<TableChange> changes) {
     TableCollations collations = TableCollations.fromTable(table);
     for (TableChange change : changes) {
-      if (!(change instanceof TableChange.DropColumn)) {
-        continue;
-      }
-      String column = ((TableChange.DropColumn) change).getColumnName();
-      for (FieldCollation field : collations.fields().values()) {
-        String path = table.schema().findColumnName(field.fieldId());
-        if (path != null && (path.equals(column) || path.startsWith(column + "."))) {
-          String key = CollationOptions.keyOf(path);
-          throw new ValidationException(
-              String.format(
-                  "Cannot drop column '%s' of table %s: '%s' has collation '%s' (option '%s');"
-                      + " remove it first with ALTER TABLE ... RESET ('%s')",
-                  column, tablePath, path, field.collation(), key, key));
+      if (change instanceof TableChange.DropColumn) {
+        String column = ((TableChange.DropColumn) change).getColumnName();
+        for (Integer fieldId : collations.fields().keySet()) {
+          String path = table.schema().findColumnName(fieldId);
+          if (path != null && (path.equals(column) || path.startsWith(column + "."))) {
+            return true;
+          }
         }
       }
     }
+    return false;
   }
 }
