@@ -21,6 +21,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.hadoop.HadoopCatalog;
 import org.junit.jupiter.api.AfterEach;
@@ -213,6 +214,27 @@ class CollationCatalogDdlTest {
     Table copy = load("users_copy");
     assertThat(collationsByPath(copy)).containsExactlyEntriesOf(Map.of("name", EN_CI));
     assertThat(copy.properties()).doesNotContainKeys("connector", "src-catalog");
+  }
+
+  @Test
+  void catalogOptionsMeanWhatTheyMeanToIcebergsCatalog() {
+    sql.executeSql(
+        "CREATE CATALOG nested WITH ('type' = 'iceberg-collation', 'catalog-type' = 'hadoop',"
+            + " 'warehouse' = '"
+            + warehouse.toUri()
+            + "', 'base-namespace' = 'base', 'default-database' = 'db', 'cache-enabled' ="
+            + " 'false')");
+    sql.executeSql("CREATE DATABASE nested.db");
+    sql.executeSql("USE CATALOG nested");
+    assertThat(single("SHOW CURRENT DATABASE")).isEqualTo("db");
+
+    sql.executeSql("CREATE TABLE t (id BIGINT, name STRING) WITH ('collation.name' = 'icu.root')");
+
+    Table table = iceberg.loadTable(TableIdentifier.of(Namespace.of("base", "db"), "t"));
+    assertThat(collationsByPath(table)).containsExactlyEntriesOf(Map.of("name", "icu.root"));
+    assertFails(
+        "CREATE CATALOG bad WITH ('type' = 'iceberg-collation', 'catalog-type' = 'nope')",
+        "Unknown catalog-type: nope");
   }
 
   // ------------------------------------------------------------------------------------------
