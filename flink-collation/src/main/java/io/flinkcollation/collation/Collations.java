@@ -1,10 +1,14 @@
 package io.flinkcollation.collation;
 
 import java.util.Collections;
+import java.util.Iterator;
 import java.util.Map;
+import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Entry point for collation names: checks the {@code <provider>.<name>} form, finds the provider
@@ -16,6 +20,8 @@ public final class Collations {
   public static final String UTF8 = "utf8";
 
   static final String EXAMPLE = "'icu.en_US-ci'";
+
+  private static final Logger LOG = LoggerFactory.getLogger(Collations.class);
 
   private static final Pattern PROVIDER = Pattern.compile("[a-z][a-z0-9_]*");
 
@@ -62,8 +68,22 @@ public final class Collations {
         loaded = providers;
         if (loaded == null) {
           Map<String, CollationProvider> byName = new TreeMap<>();
-          for (CollationProvider provider :
-              ServiceLoader.load(CollationProvider.class, Collations.class.getClassLoader())) {
+          Iterator<CollationProvider> found =
+              ServiceLoader.load(CollationProvider.class, Collations.class.getClassLoader())
+                  .iterator();
+          while (true) {
+            CollationProvider provider;
+            try {
+              if (!found.hasNext()) {
+                break;
+              }
+              provider = found.next();
+            } catch (ServiceConfigurationError e) {
+              // One unusable entry (say a provider built against another copy of this library,
+              // seen through a parent class loader) must not make every collation unresolvable.
+              LOG.warn("Ignoring a collation provider that cannot be loaded: {}", e.getMessage());
+              continue;
+            }
             CollationProvider previous = byName.put(provider.name(), provider);
             if (previous != null) {
               throw new IllegalStateException(
