@@ -1,5 +1,6 @@
 package io.flinkcollation.sql;
 
+import io.flinkcollation.collation.Collations;
 import io.flinkcollation.metadata.TableCollations;
 import io.flinkcollation.metadata.UpdateCollations;
 import java.util.ArrayList;
@@ -155,7 +156,8 @@ public class CollationCatalog extends FlinkCatalog {
     checkPhysical(table);
     Map<String, String> options = table.getOptions();
     Map<String, CollationOptions.Declared> collations = CollationOptions.columns(options);
-    CollationOptions.validateSinkOptions(options);
+    CollationOptions.validateSinkOptions(
+        options, collations.values().stream().anyMatch(c -> !Collations.isUtf8(c.collation())));
 
     Schema schema = FlinkSchemaUtil.convert(table.getResolvedSchema());
     PartitionSpec.Builder spec = PartitionSpec.builderFor(schema);
@@ -290,11 +292,6 @@ public class CollationCatalog extends FlinkCatalog {
           resetCollations.add(key);
         }
       } else {
-        if (change instanceof TableChange.SetOption) {
-          Map<String, String> single = new HashMap<>();
-          single.put(key, ((TableChange.SetOption) change).getValue());
-          CollationOptions.validateSinkOptions(single);
-        }
         icebergChanges.add(change);
       }
     }
@@ -314,6 +311,9 @@ public class CollationCatalog extends FlinkCatalog {
       // collations (their metric ids stay reserved), so no annotation outlives its column.
       update = UpdateCollations.of(table);
     }
+    CollationOptions.validateSinkOptions(
+        optionsAfter(table, icebergChanges),
+        !(update == null ? TableCollations.fromTable(table) : update.apply()).isEmpty());
 
     // Iceberg's own changes first: the collation changes are checked already, so the only way the
     // second commit can fail is a lost race, not a bad option.
@@ -356,6 +356,20 @@ public class CollationCatalog extends FlinkCatalog {
         .filter(key -> !newTable.getOptions().containsKey(key))
         .forEach(key -> changes.add(TableChange.reset(key)));
     alterTable(tablePath, newTable, changes, ignoreIfNotExists);
+  }
+
+  /** The table's properties as {@code changes} leave them. */
+  private static Map<String, String> optionsAfter(Table table, List<TableChange> changes) {
+    Map<String, String> options = new HashMap<>(table.properties());
+    for (TableChange change : changes) {
+      if (change instanceof TableChange.SetOption) {
+        options.put(
+            ((TableChange.SetOption) change).getKey(), ((TableChange.SetOption) change).getValue());
+      } else if (change instanceof TableChange.ResetOption) {
+        options.remove(((TableChange.ResetOption) change).getKey());
+      }
+    }
+    return options;
   }
 
   private static String optionKey(TableChange change) {

@@ -129,17 +129,21 @@ public final class CollationOptions {
 
   /**
    * Checks the values of the sink options that the SQL layer reads itself, so that a bad value
-   * fails the DDL rather than the first job.
+   * fails the DDL rather than the first job. A table with collations is written by the collation
+   * writer, which appends: upsert is refused for it (a table without collations is Iceberg's).
    *
    * @throws ValidationException naming the option and its value
    */
-  static void validateSinkOptions(Map<String, String> options) {
+  static void validateSinkOptions(Map<String, String> options, boolean collated) {
     int maxBoundLength = typed(options, CollationSinkOptions.MAX_BOUND_LENGTH);
     if (maxBoundLength <= 0) {
       throw invalid(
           CollationSinkOptions.MAX_BOUND_LENGTH.key(),
           options.get(CollationSinkOptions.MAX_BOUND_LENGTH.key()),
           "it must be a positive number of characters");
+    }
+    if (!collated) {
+      return;
     }
     for (String upsert :
         new String[] {
@@ -150,7 +154,7 @@ public final class CollationOptions {
             upsert,
             options.get(upsert),
             "the collation writer appends rows and does not support upsert; remove the option"
-                + " or set it to 'false'");
+                + " or set it to 'false' (a table without collations may use upsert)");
       }
     }
   }

@@ -31,6 +31,7 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.flink.FlinkCatalogFactory;
 import org.apache.iceberg.flink.FlinkDynamicTableFactory;
 import org.apache.iceberg.flink.FlinkWriteOptions;
+import org.apache.iceberg.flink.IcebergTableSink;
 import org.apache.iceberg.flink.TableLoader;
 import org.apache.iceberg.types.Types;
 
@@ -145,22 +146,21 @@ public class CollationTableFactory implements DynamicTableSinkFactory, DynamicTa
           "the collation writer writes one table; remove the option or use 'connector' ="
               + " 'iceberg' for Iceberg's dynamic sink");
     }
-    CollationOptions.validateSinkOptions(options);
-
-    TableLoader tableLoader;
+    Target target;
     if (catalog != null) {
       ObjectPath path = context.getObjectIdentifier().toObjectPath();
-      checkDeclared(catalog, path, options);
-      tableLoader = catalog.tableLoader(path);
+      try {
+        target = new Target(catalog.tableLoader(path), catalog.loadTable(path));
+      } catch (TableNotExistException e) {
+        throw new ValidationException("Table " + path + " does not exist", e);
+      }
     } else {
-      tableLoader = connectorTable(context);
+      target = connectorTable(context);
     }
+    checkDeclared(target.table, options);
+    boolean collated = !TableCollations.fromTable(target.table).isEmpty();
+    CollationOptions.validateSinkOptions(options, collated);
 
-    ResolvedSchema physical =
-        ResolvedSchema.of(
-            context.getCatalogTable().getResolvedSchema().getColumns().stream()
-                .filter(Column::isPhysical)
-                .collect(Collectors.toList()));
     Map<String, String> writeOptions = new LinkedHashMap<>();
     CollationOptions.withoutColumns(options)
         .forEach(
@@ -170,19 +170,44 @@ public class CollationTableFactory implements DynamicTableSinkFactory, DynamicTa
                 writeOptions.put(key, value);
               }
             });
+    if (!collated) {
+      // No collation, no bounds to write: the table is a plain Iceberg table and Iceberg's own sink
+      // writes it, with everything that sink supports (upsert included).
+      return new IcebergTableSink(
+          target.loader,
+          context.getCatalogTable().getResolvedSchema(),
+          context.getConfiguration(),
+          writeOptions);
+    }
+    ResolvedSchema physical =
+        ResolvedSchema.of(
+            context.getCatalogTable().getResolvedSchema().getColumns().stream()
+                .filter(Column::isPhysical)
+                .collect(Collectors.toList()));
     return new CollationTableSink(
-        tableLoader,
+        target.loader,
         physical,
         writeOptions,
         CollationOptions.typed(options, CollationSinkOptions.MAX_BOUND_LENGTH),
         CollationOptions.typed(options, FlinkWriteOptions.WRITE_PARALLELISM));
   }
 
+  /** The Iceberg table a Flink table writes to, and the loader writers open it with. */
+  private static final class Target {
+    final TableLoader loader;
+    final Table table;
+
+    Target(TableLoader loader, Table table) {
+      this.loader = loader;
+      this.table = table;
+    }
+  }
+
   /**
    * The Iceberg table of a connector table, created with its collations when missing (as Iceberg's
-   * connector creates it), checked against them when present.
+   * connector creates it).
    */
-  private static TableLoader connectorTable(Context context) {
+  private static Target connectorTable(Context context) {
     ObjectIdentifier identifier = context.getObjectIdentifier();
     Map<String, String> options = withSourceCatalog(context.getCatalogTable().getOptions());
     String catalogName = options.get(CATALOG_NAME.key());
@@ -212,10 +237,11 @@ public class CollationTableFactory implements DynamicTableSinkFactory, DynamicTa
       if (!icebergCatalog.tableExists(path)) {
         icebergCatalog.createCollatedTable(path, context.getCatalogTable(), true);
       }
-      checkDeclared(icebergCatalog, path, options);
-      return icebergCatalog.tableLoader(path);
+      return new Target(icebergCatalog.tableLoader(path), icebergCatalog.loadTable(path));
     } catch (DatabaseAlreadyExistException | TableAlreadyExistException e) {
       throw new IllegalStateException("Unreachable: created with ignoreIfExists", e);
+    } catch (TableNotExistException e) {
+      throw new ValidationException("Table " + path + " does not exist", e);
     } finally {
       icebergCatalog.close();
     }
@@ -225,20 +251,9 @@ public class CollationTableFactory implements DynamicTableSinkFactory, DynamicTa
    * Checks that the {@code collation.<path>} options agree with the table's declared collations.
    * Options never change an existing table's metadata at read or write time.
    */
-  private static void checkDeclared(
-      CollationCatalog catalog, ObjectPath path, Map<String, String> options) {
-    Map<String, CollationOptions.Declared> declared = CollationOptions.columns(options);
-    if (declared.isEmpty()) {
-      return;
-    }
-    Table table;
-    try {
-      table = catalog.loadTable(path);
-    } catch (TableNotExistException e) {
-      throw new ValidationException("Table " + path + " does not exist", e);
-    }
+  private static void checkDeclared(Table table, Map<String, String> options) {
     TableCollations collations = TableCollations.fromTable(table);
-    for (CollationOptions.Declared option : declared.values()) {
+    for (CollationOptions.Declared option : CollationOptions.columns(options).values()) {
       String collation = option.collation();
       Types.NestedField field = table.schema().findField(option.path);
       String actual = field == null ? null : collations.collationOf(field.fieldId());
@@ -246,7 +261,7 @@ public class CollationTableFactory implements DynamicTableSinkFactory, DynamicTa
         throw option.invalid(
             String.format(
                 "table %s %s; change a table's collations with ALTER TABLE in an '%s' catalog",
-                catalog.identifier(path),
+                table.name(),
                 field == null
                     ? "has no column '" + option.path + "'"
                     : "declares '" + actual + "' for column '" + option.path + "'",

@@ -309,6 +309,10 @@ class CollationCatalogDdlTest {
         "ALTER TABLE lake.db.users SET ('collation.max-bound-length' = '-1')",
         "'collation.max-bound-length'",
         "'-1'");
+    assertFails(
+        "ALTER TABLE lake.db.users SET ('write.upsert.enabled' = 'true')",
+        "'write.upsert.enabled'",
+        "upsert");
 
     TableMetadata after = ((HasTableOperations) load("users")).operations().current();
     assertThat(after.metadataFileLocation()).isEqualTo(before.metadataFileLocation());
