@@ -55,11 +55,9 @@ import org.apache.iceberg.util.PropertyUtil;
  */
 public class CollationCatalog extends FlinkCatalog {
 
-  /**
-   * Options Iceberg reserves on tables it lists (see Iceberg's {@code FlinkCreateTableOptions}).
-   */
+  // Options Iceberg's catalog reserves (its package-private FlinkCreateTableOptions): the connector
+  // and source catalog that getTable adds for CREATE TABLE ... LIKE, and the table location.
   static final String CONNECTOR = "connector";
-
   static final String SRC_CATALOG = "src-catalog";
   static final String LOCATION = "location";
 
@@ -94,7 +92,7 @@ public class CollationCatalog extends FlinkCatalog {
     return new CollationCatalog(name, options, new IcebergCatalogLoader(name, options, conf));
   }
 
-  // The same reading of 'default-database' and 'base-namespace' as Iceberg's FlinkCatalogFactory.
+  // The same reading of the catalog options as Iceberg's FlinkCatalogFactory#createCatalog.
   private static boolean cacheEnabled(Map<String, String> options) {
     return PropertyUtil.propertyAsBoolean(
         options, CatalogProperties.CACHE_ENABLED, CatalogProperties.CACHE_ENABLED_DEFAULT);

@@ -37,7 +37,7 @@ import org.apache.iceberg.flink.FlinkWriteOptions;
 public final class CollationOptions {
 
   /** Prefix of every collation option, column or sink. */
-  public static final String PREFIX = "collation.";
+  public static final String PREFIX = CollationSinkOptions.PREFIX;
 
   /** The writer's options that share {@link #PREFIX}: never read as column paths. */
   private static final Set<String> SINK_KEYS =
@@ -130,7 +130,8 @@ public final class CollationOptions {
   /**
    * Checks the values of the sink options that the SQL layer reads itself, so that a bad value
    * fails the DDL rather than the first job. A table with collations is written by the collation
-   * writer, which appends: upsert is refused for it (a table without collations is Iceberg's).
+   * writer, which appends to the main branch: upsert and other branches are refused for it (a table
+   * without collations is written by Iceberg's own sink and may use them).
    *
    * @throws ValidationException naming the option and its value
    */
@@ -156,6 +157,13 @@ public final class CollationOptions {
             "the collation writer appends rows and does not support upsert; remove the option"
                 + " or set it to 'false' (a table without collations may use upsert)");
       }
+    }
+    String branch = options.get(FlinkWriteOptions.BRANCH.key());
+    if (branch != null && !branch.equals(FlinkWriteOptions.BRANCH.defaultValue())) {
+      throw invalid(
+          FlinkWriteOptions.BRANCH.key(),
+          branch,
+          "the collation writer commits to the main branch only; remove the option");
     }
   }
 

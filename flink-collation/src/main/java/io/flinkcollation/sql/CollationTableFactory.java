@@ -121,6 +121,7 @@ public class CollationTableFactory implements DynamicTableSinkFactory, DynamicTa
             FlinkWriteOptions.COMPRESSION_CODEC,
             FlinkWriteOptions.COMPRESSION_LEVEL,
             FlinkWriteOptions.COMPRESSION_STRATEGY,
+            FlinkWriteOptions.OVERWRITE_MODE,
             FlinkWriteOptions.WRITE_PARALLELISM));
     return options;
   }

@@ -280,6 +280,8 @@ class CollationCatalogDdlTest {
         "'write.upsert.enabled'",
         "'true'",
         "upsert");
+    assertCreateFails(
+        "'collation.name' = 'icu.en_US-ci', 'branch' = 'audit'", "'branch'", "'audit'", "main");
     assertCreateFails("'connector' = 'iceberg-collation'", "'connector'", "'iceberg-collation'");
   }
 
