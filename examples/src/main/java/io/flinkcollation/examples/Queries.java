@@ -30,8 +30,9 @@ final class Queries {
 
     CollationPredicate predicate = CollationPredicate.equal(column, value);
     PrunedFiles files = CollationScan.of(table).planFiles(predicate);
-    String collation = io.flinkcollation.metadata.TableCollations.fromTable(table)
-        .collationOf(table.schema().findField(column).fieldId());
+    String collation =
+        io.flinkcollation.metadata.TableCollations.fromTable(table)
+            .collationOf(table.schema().findField(column).fieldId());
     Comparator<String> order = Collations.resolve(collation).newComparator();
 
     long inScanned = 0;
@@ -71,7 +72,8 @@ final class Queries {
     try (CloseableIterable<Record> rows =
         Parquet.read(table.io().newInputFile(task.file().location()))
             .project(projection)
-            .createReaderFunc(fileSchema -> GenericParquetReaders.buildReader(projection, fileSchema))
+            .createReaderFunc(
+                fileSchema -> GenericParquetReaders.buildReader(projection, fileSchema))
             .build()) {
       for (Record row : rows) {
         Object cell = row.getField(column);

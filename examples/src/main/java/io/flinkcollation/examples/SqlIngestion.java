@@ -37,7 +37,10 @@ public final class SqlIngestion {
     try {
       parsed =
           ExampleArgs.parse(
-              args, USAGE, Set.of("warehouse", "rows", "rows-per-second", "checkpoint-ms"), Set.of());
+              args,
+              USAGE,
+              Set.of("warehouse", "rows", "rows-per-second", "checkpoint-ms"),
+              Set.of());
     } catch (IllegalArgumentException e) {
       System.err.println(e.getMessage());
       System.exit(2);
@@ -59,7 +62,9 @@ public final class SqlIngestion {
 
     String[] statements = {
       "CREATE CATALOG lake WITH ('type' = 'iceberg-collation', 'catalog-type' = 'hadoop',"
-          + " 'warehouse' = 'file://" + warehouse + "')",
+          + " 'warehouse' = 'file://"
+          + warehouse
+          + "')",
       "CREATE DATABASE IF NOT EXISTS lake.demo",
       "DROP TABLE IF EXISTS lake.demo.people_sql",
       "CREATE TABLE lake.demo.people_sql (id BIGINT NOT NULL, name STRING, city STRING,"
@@ -94,8 +99,9 @@ public final class SqlIngestion {
     out.printf("  %,d rows in %.1f s%n%n", rows, (System.nanoTime() - started) / 1e9);
 
     out.println("Flink SQL> SHOW CREATE TABLE lake.demo.people_sql;");
-    sql.executeSql("SHOW CREATE TABLE lake.demo.people_sql").collect().forEachRemaining(
-        row -> out.println(row.getField(0)));
+    sql.executeSql("SHOW CREATE TABLE lake.demo.people_sql")
+        .collect()
+        .forEachRemaining(row -> out.println(row.getField(0)));
 
     Table table = new HadoopCatalog(new Configuration(), warehouse).loadTable(TABLE);
     Queries.printSummary(TABLE, table, "name", "emile", out);

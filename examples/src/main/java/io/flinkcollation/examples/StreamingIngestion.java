@@ -1,8 +1,8 @@
 package io.flinkcollation.examples;
 
+import io.flinkcollation.collation.Collations;
 import io.flinkcollation.metadata.UpdateCollations;
 import io.flinkcollation.sink.CollationIcebergSink;
-import io.flinkcollation.collation.Collations;
 import java.io.File;
 import java.io.PrintStream;
 import java.time.Duration;
@@ -31,8 +31,8 @@ import org.apache.iceberg.flink.TableLoader;
 import org.apache.iceberg.hadoop.HadoopCatalog;
 
 /**
- * The main example: a streaming job ingests generated multilingual people into an Iceberg table
- * in a local warehouse folder, with two collated columns, committing on every checkpoint; then it
+ * The main example: a streaming job ingests generated multilingual people into an Iceberg table in
+ * a local warehouse folder, with two collated columns, committing on every checkpoint; then it
  * prints what the collation bounds hold and how many files one collated query has to scan.
  */
 public final class StreamingIngestion {
@@ -49,7 +49,10 @@ public final class StreamingIngestion {
     try {
       parsed =
           ExampleArgs.parse(
-              args, USAGE, Set.of("warehouse", "rows", "rows-per-second", "checkpoint-ms"), Set.of());
+              args,
+              USAGE,
+              Set.of("warehouse", "rows", "rows-per-second", "checkpoint-ms"),
+              Set.of());
     } catch (IllegalArgumentException e) {
       System.err.println(e.getMessage());
       System.exit(2);

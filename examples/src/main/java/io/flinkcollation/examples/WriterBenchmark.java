@@ -86,7 +86,8 @@ public final class WriterBenchmark {
     long rounds = parsed.getLong("rounds", 5);
     long pruneRows = parsed.getLong("prune-rows", 2_000_000);
     String warehouse = parsed.get("warehouse", null);
-    Path dir = warehouse == null ? Files.createTempDirectory("collation-bench") : Path.of(warehouse);
+    Path dir =
+        warehouse == null ? Files.createTempDirectory("collation-bench") : Path.of(warehouse);
     WriterBenchmark bench = new WriterBenchmark(dir.toAbsolutePath().toString());
 
     System.out.printf(
@@ -105,8 +106,12 @@ public final class WriterBenchmark {
   private double throughput(long rows, long rounds, boolean highCardinality) throws Exception {
     String cardinality = highCardinality ? "high" : "low";
     Map<String, List<Double>> rates = new LinkedHashMap<>();
-    List<String> cases = List.of("stock FlinkSink", "collation, 0 metrics", "collation, 1 metric",
-        "collation, 2 metrics");
+    List<String> cases =
+        List.of(
+            "stock FlinkSink",
+            "collation, 0 metrics",
+            "collation, 1 metric",
+            "collation, 2 metrics");
     for (String name : cases) {
       rates.put(name, new ArrayList<>());
     }

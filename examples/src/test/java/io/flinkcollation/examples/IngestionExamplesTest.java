@@ -46,8 +46,14 @@ class IngestionExamplesTest {
     ExampleArgs args =
         ExampleArgs.parse(
             new String[] {
-              "--warehouse", warehouse(), "--rows", Integer.toString(ROWS),
-              "--rows-per-second", "20000", "--checkpoint-ms", "300"
+              "--warehouse",
+              warehouse(),
+              "--rows",
+              Integer.toString(ROWS),
+              "--rows-per-second",
+              "20000",
+              "--checkpoint-ms",
+              "300"
             },
             usage,
             Set.of("warehouse", "rows", "rows-per-second", "checkpoint-ms"),

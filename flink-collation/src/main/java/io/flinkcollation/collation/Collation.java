@@ -27,8 +27,8 @@ public interface Collation {
   PadAttribute pad();
 
   /**
-   * A new comparator under this collation's order. It is not thread-safe: build one per thread
-   * (for example in an operator's {@code open()}), never share one.
+   * A new comparator under this collation's order. It is not thread-safe: build one per thread (for
+   * example in an operator's {@code open()}), never share one.
    */
   Comparator<String> newComparator();
 }

@@ -1,12 +1,12 @@
 package io.flinkcollation.collation;
 
 /**
- * Defines the collations of one provider, the part before the first dot of a collation name
- * ({@code icu} in {@code icu.en_US-ci}).
+ * Defines the collations of one provider, the part before the first dot of a collation name ({@code
+ * icu} in {@code icu.en_US-ci}).
  *
  * <p>Providers are found with {@link java.util.ServiceLoader}: a jar adds one by listing its class
- * in {@code META-INF/services/io.flinkcollation.collation.CollationProvider}. Implementations need a
- * public no-argument constructor and must be thread-safe.
+ * in {@code META-INF/services/io.flinkcollation.collation.CollationProvider}. Implementations need
+ * a public no-argument constructor and must be thread-safe.
  */
 public interface CollationProvider {
 

@@ -95,7 +95,8 @@ public final class CollationStats {
     return Conversions.<CharSequence>fromByteBuffer(Types.StringType.get(), value).toString();
   }
 
-  private static Map<Integer, ByteBuffer> filter(Map<Integer, ByteBuffer> bounds, IntPredicate keep) {
+  private static Map<Integer, ByteBuffer> filter(
+      Map<Integer, ByteBuffer> bounds, IntPredicate keep) {
     if (bounds == null || bounds.keySet().stream().allMatch(keep::test)) {
       return bounds;
     }
