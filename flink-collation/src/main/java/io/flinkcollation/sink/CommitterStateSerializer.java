@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
-import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
@@ -16,7 +15,7 @@ import org.apache.flink.core.memory.DataOutputView;
  * staged {@link WrittenFiles} in {@link WrittenFilesSerializer}'s form. Readers accept versions up
  * to {@link #FORMAT_VERSION} and fail clearly on newer ones.
  */
-public final class CommitterStateSerializer extends TypeSerializer<CommitterState> {
+public final class CommitterStateSerializer extends StatelessSerializer<CommitterState> {
   private static final long serialVersionUID = 1L;
 
   static final int FORMAT_VERSION = 1;
@@ -24,39 +23,9 @@ public final class CommitterStateSerializer extends TypeSerializer<CommitterStat
   public static final CommitterStateSerializer INSTANCE = new CommitterStateSerializer();
 
   @Override
-  public boolean isImmutableType() {
-    return true;
-  }
-
-  @Override
-  public TypeSerializer<CommitterState> duplicate() {
-    return this;
-  }
-
-  @Override
-  public CommitterState createInstance() {
-    return null;
-  }
-
-  @Override
-  public CommitterState copy(CommitterState from) {
-    return from;
-  }
-
-  @Override
-  public CommitterState copy(CommitterState from, CommitterState reuse) {
-    return from;
-  }
-
-  @Override
-  public int getLength() {
-    return -1;
-  }
-
-  @Override
   public void serialize(CommitterState state, DataOutputView target) throws IOException {
     target.writeInt(FORMAT_VERSION);
-    WrittenFilesSerializer.writeString(state.jobId(), target);
+    writeString(state.jobId(), target);
     target.writeInt(state.pending().size());
     for (Map.Entry<Long, List<WrittenFiles>> entry : state.pending().entrySet()) {
       target.writeLong(entry.getKey());
@@ -69,15 +38,8 @@ public final class CommitterStateSerializer extends TypeSerializer<CommitterStat
 
   @Override
   public CommitterState deserialize(DataInputView source) throws IOException {
-    int version = source.readInt();
-    if (version < 1 || version > FORMAT_VERSION) {
-      throw new IOException(
-          String.format(
-              "Cannot read collation committer state of format version %d: this version of"
-                  + " flink-collation reads versions 1 to %d; upgrade it to restore this job",
-              version, FORMAT_VERSION));
-    }
-    String jobId = WrittenFilesSerializer.readString(source);
+    readVersion(source, FORMAT_VERSION, "collation committer state");
+    String jobId = readString(source);
     int checkpoints = source.readInt();
     Map<Long, List<WrittenFiles>> pending = new TreeMap<>();
     for (int i = 0; i < checkpoints; i++) {
@@ -90,26 +52,6 @@ public final class CommitterStateSerializer extends TypeSerializer<CommitterStat
       pending.put(checkpointId, files);
     }
     return new CommitterState(jobId, pending);
-  }
-
-  @Override
-  public CommitterState deserialize(CommitterState reuse, DataInputView source) throws IOException {
-    return deserialize(source);
-  }
-
-  @Override
-  public void copy(DataInputView source, DataOutputView target) throws IOException {
-    serialize(deserialize(source), target);
-  }
-
-  @Override
-  public boolean equals(Object other) {
-    return other instanceof CommitterStateSerializer;
-  }
-
-  @Override
-  public int hashCode() {
-    return CommitterStateSerializer.class.hashCode();
   }
 
   @Override

@@ -1,11 +1,9 @@
 package io.flinkcollation.sink;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
-import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
@@ -27,43 +25,13 @@ import org.apache.iceberg.util.JsonUtil;
  * <p>Every record starts with a format version; this reader accepts versions up to {@link
  * #FORMAT_VERSION} and fails with a clear message on newer ones.
  */
-public final class WrittenFilesSerializer extends TypeSerializer<WrittenFiles> {
+public final class WrittenFilesSerializer extends StatelessSerializer<WrittenFiles> {
   private static final long serialVersionUID = 1L;
 
   /** The record format this class writes. */
   static final int FORMAT_VERSION = 1;
 
   public static final WrittenFilesSerializer INSTANCE = new WrittenFilesSerializer();
-
-  @Override
-  public boolean isImmutableType() {
-    return true;
-  }
-
-  @Override
-  public TypeSerializer<WrittenFiles> duplicate() {
-    return this;
-  }
-
-  @Override
-  public WrittenFiles createInstance() {
-    return null;
-  }
-
-  @Override
-  public WrittenFiles copy(WrittenFiles from) {
-    return from;
-  }
-
-  @Override
-  public WrittenFiles copy(WrittenFiles from, WrittenFiles reuse) {
-    return from;
-  }
-
-  @Override
-  public int getLength() {
-    return -1;
-  }
 
   @Override
   public void serialize(WrittenFiles record, DataOutputView target) throws IOException {
@@ -80,14 +48,7 @@ public final class WrittenFilesSerializer extends TypeSerializer<WrittenFiles> {
 
   @Override
   public WrittenFiles deserialize(DataInputView source) throws IOException {
-    int version = source.readInt();
-    if (version < 1 || version > FORMAT_VERSION) {
-      throw new IOException(
-          String.format(
-              "Cannot read written data files of format version %d: this version of"
-                  + " flink-collation reads versions 1 to %d; upgrade it to read this state",
-              version, FORMAT_VERSION));
-    }
+    readVersion(source, FORMAT_VERSION, "written data files");
     long checkpointId = source.readLong();
     Schema schema = SchemaParser.fromJson(readString(source));
     PartitionSpec spec = PartitionSpecParser.fromJson(schema, readString(source));
@@ -102,40 +63,8 @@ public final class WrittenFilesSerializer extends TypeSerializer<WrittenFiles> {
   }
 
   @Override
-  public WrittenFiles deserialize(WrittenFiles reuse, DataInputView source) throws IOException {
-    return deserialize(source);
-  }
-
-  @Override
-  public void copy(DataInputView source, DataOutputView target) throws IOException {
-    serialize(deserialize(source), target);
-  }
-
-  @Override
-  public boolean equals(Object other) {
-    return other instanceof WrittenFilesSerializer;
-  }
-
-  @Override
-  public int hashCode() {
-    return WrittenFilesSerializer.class.hashCode();
-  }
-
-  @Override
   public TypeSerializerSnapshot<WrittenFiles> snapshotConfiguration() {
     return new Snapshot();
-  }
-
-  static void writeString(String value, DataOutputView target) throws IOException {
-    byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
-    target.writeInt(bytes.length);
-    target.write(bytes);
-  }
-
-  static String readString(DataInputView source) throws IOException {
-    byte[] bytes = new byte[source.readInt()];
-    source.readFully(bytes);
-    return new String(bytes, StandardCharsets.UTF_8);
   }
 
   /** The serializer's configuration snapshot; it has no parameters. */

@@ -1,0 +1,95 @@
+package io.flinkcollation.sink;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import org.apache.flink.api.common.typeutils.TypeSerializer;
+import org.apache.flink.core.memory.DataInputView;
+import org.apache.flink.core.memory.DataOutputView;
+
+/**
+ * What the sink's serializers share: immutable records, no configuration, a format version at the
+ * start of every record, and length-prefixed UTF-8 strings.
+ */
+abstract class StatelessSerializer<T> extends TypeSerializer<T> {
+  private static final long serialVersionUID = 1L;
+
+  @Override
+  public boolean isImmutableType() {
+    return true;
+  }
+
+  @Override
+  public TypeSerializer<T> duplicate() {
+    return this;
+  }
+
+  @Override
+  public T createInstance() {
+    return null;
+  }
+
+  @Override
+  public T copy(T from) {
+    return from;
+  }
+
+  @Override
+  public T copy(T from, T reuse) {
+    return from;
+  }
+
+  @Override
+  public int getLength() {
+    return -1;
+  }
+
+  @Override
+  public T deserialize(T reuse, DataInputView source) throws IOException {
+    return deserialize(source);
+  }
+
+  @Override
+  public void copy(DataInputView source, DataOutputView target) throws IOException {
+    serialize(deserialize(source), target);
+  }
+
+  @Override
+  public boolean equals(Object other) {
+    return other != null && other.getClass() == getClass();
+  }
+
+  @Override
+  public int hashCode() {
+    return getClass().hashCode();
+  }
+
+  /**
+   * Reads a record's format version.
+   *
+   * @throws IOException naming what could not be read when the version is newer than {@code
+   *     newest}, so that an old release fails clearly on a newer job's state
+   */
+  static int readVersion(DataInputView source, int newest, String what) throws IOException {
+    int version = source.readInt();
+    if (version < 1 || version > newest) {
+      throw new IOException(
+          String.format(
+              "Cannot read %s of format version %d: this version of flink-collation reads"
+                  + " versions 1 to %d; upgrade it to restore this job",
+              what, version, newest));
+    }
+    return version;
+  }
+
+  static void writeString(String value, DataOutputView target) throws IOException {
+    byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
+    target.writeInt(bytes.length);
+    target.write(bytes);
+  }
+
+  static String readString(DataInputView source) throws IOException {
+    byte[] bytes = new byte[source.readInt()];
+    source.readFully(bytes);
+    return new String(bytes, StandardCharsets.UTF_8);
+  }
+}
