@@ -4,39 +4,36 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 
-/** {@code --key value} and {@code --flag} command-line arguments, checked against known keys. */
+/**
+ * The examples' command lines: {@code --key value} options and {@code --flag}s, checked against the
+ * keys a program knows. Errors name the argument; the program prints its usage after them.
+ */
 final class ExampleArgs {
-  private final String usage;
   private final Map<String, String> values = new HashMap<>();
 
-  private ExampleArgs(String usage) {
-    this.usage = usage;
-  }
+  private ExampleArgs() {}
 
   /**
-   * Parses {@code args}; {@code flags} take no value.
+   * Parses {@code args}; {@code flags} take no value, {@code -h} and {@code --help} are flags too.
    *
-   * @throws IllegalArgumentException with the usage text on an unknown or incomplete argument
+   * @throws IllegalArgumentException naming an unknown argument or an option without a value
    */
-  static ExampleArgs parse(String[] args, String usage, Set<String> keys, Set<String> flags) {
-    ExampleArgs parsed = new ExampleArgs(usage);
+  static ExampleArgs parse(String[] args, Set<String> keys, Set<String> flags) {
+    ExampleArgs parsed = new ExampleArgs();
     for (int i = 0; i < args.length; i++) {
       String arg = args[i];
-      if (!arg.startsWith("--")) {
-        throw parsed.error("unexpected argument '" + arg + "'");
-      }
-      String key = arg.substring(2);
-      if (flags.contains(key)) {
+      String key = arg.startsWith("--") ? arg.substring(2) : null;
+      if ("-h".equals(arg) || "--help".equals(arg)) {
+        parsed.values.put("help", "true");
+      } else if (key != null && flags.contains(key)) {
         parsed.values.put(key, "true");
-      } else if (keys.contains(key)) {
-        if (i + 1 >= args.length) {
-          throw parsed.error("'" + arg + "' needs a value");
+      } else if (key != null && keys.contains(key)) {
+        if (i + 1 >= args.length || args[i + 1].startsWith("--")) {
+          throw new IllegalArgumentException(arg + " needs a value");
         }
         parsed.values.put(key, args[++i]);
-      } else if (key.equals("help")) {
-        throw parsed.error("help");
       } else {
-        throw parsed.error("unknown option '" + arg + "'");
+        throw new IllegalArgumentException("unknown argument '" + arg + "'");
       }
     }
     return parsed;
@@ -49,7 +46,7 @@ final class ExampleArgs {
   String required(String key) {
     String value = values.get(key);
     if (value == null) {
-      throw error("'--" + key + "' is required");
+      throw new IllegalArgumentException("--" + key + " is required");
     }
     return value;
   }
@@ -59,16 +56,12 @@ final class ExampleArgs {
     try {
       return value == null ? defaultValue : Long.parseLong(value.replace("_", ""));
     } catch (NumberFormatException e) {
-      throw error(String.format("'--%s %s' is not a whole number", key, value));
+      throw new IllegalArgumentException(
+          String.format("--%s must be a whole number; got '%s'", key, value));
     }
   }
 
   boolean flag(String key) {
     return values.containsKey(key);
-  }
-
-  IllegalArgumentException error(String problem) {
-    return new IllegalArgumentException(
-        (problem.equals("help") ? "" : problem + "\n") + "usage: " + usage);
   }
 }

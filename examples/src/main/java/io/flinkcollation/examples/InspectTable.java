@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
@@ -375,48 +376,22 @@ public final class InspectTable {
     private boolean help;
 
     static Arguments parse(String[] args) {
-      Arguments parsed = new Arguments();
-      String tableName = null;
-      for (int i = 0; i < args.length; i++) {
-        String arg = args[i];
-        switch (arg) {
-          case "--warehouse":
-            parsed.warehouse = value(args, ++i, arg);
-            break;
-          case "--table":
-            tableName = value(args, ++i, arg);
-            break;
-          case "--json":
-            parsed.json = true;
-            break;
-          case "-h":
-          case "--help":
-            parsed.help = true;
-            return parsed;
-          default:
-            throw new IllegalArgumentException("unknown argument '" + arg + "'");
-        }
+      ExampleArgs parsed = ExampleArgs.parse(args, Set.of("warehouse", "table"), Set.of("json"));
+      Arguments arguments = new Arguments();
+      arguments.help = parsed.flag("help");
+      if (arguments.help) {
+        return arguments;
       }
-      if (parsed.warehouse == null) {
-        throw new IllegalArgumentException("--warehouse is required");
-      }
-      if (tableName == null) {
-        throw new IllegalArgumentException("--table is required");
-      }
+      arguments.warehouse = parsed.required("warehouse");
+      String tableName = parsed.required("table");
       int dot = tableName.lastIndexOf('.');
       if (dot <= 0 || dot == tableName.length() - 1 || tableName.contains("..")) {
         throw new IllegalArgumentException(
             "--table must be <namespace>.<table>, e.g. db.users; got '" + tableName + "'");
       }
-      parsed.table = TableIdentifier.parse(tableName);
-      return parsed;
-    }
-
-    private static String value(String[] args, int index, String option) {
-      if (index >= args.length || args[index].startsWith("--")) {
-        throw new IllegalArgumentException(option + " needs a value");
-      }
-      return args[index];
+      arguments.table = TableIdentifier.parse(tableName);
+      arguments.json = parsed.flag("json");
+      return arguments;
     }
   }
 }

@@ -1,17 +1,11 @@
 package io.flinkcollation.examples;
 
-import java.io.File;
 import java.io.PrintStream;
-import java.util.Set;
-import org.apache.flink.api.common.eventtime.WatermarkStrategy;
-import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
-import org.apache.flink.connector.datagen.source.DataGeneratorSource;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.Schema;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.table.data.RowData;
-import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.table.types.utils.TypeConversions;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.iceberg.Table;
@@ -24,40 +18,22 @@ import org.apache.iceberg.hadoop.HadoopCatalog;
  * table options, and a streaming {@code INSERT INTO} writes through the collation writer.
  */
 public final class SqlIngestion {
-  static final String USAGE =
-      "SqlIngestion [--warehouse DIR (default: warehouse)] [--rows N (default: 300000)]"
-          + " [--rows-per-second N (default: 25000)] [--checkpoint-ms N (default: 2000)]";
-
   static final TableIdentifier TABLE = TableIdentifier.of("demo", "people_sql");
 
   private SqlIngestion() {}
 
   public static void main(String[] args) throws Exception {
-    ExampleArgs parsed;
-    try {
-      parsed =
-          ExampleArgs.parse(
-              args,
-              USAGE,
-              Set.of("warehouse", "rows", "rows-per-second", "checkpoint-ms"),
-              Set.of());
-    } catch (IllegalArgumentException e) {
-      System.err.println(e.getMessage());
+    Ingestion settings = Ingestion.parse(args, "SqlIngestion");
+    if (settings == null) {
       System.exit(2);
-      return;
     }
-    run(parsed, System.out);
+    run(settings, System.out);
   }
 
-  /** Runs the example with parsed arguments, printing to {@code out}. */
-  static void run(ExampleArgs parsed, PrintStream out) throws Exception {
-    String warehouse = new File(parsed.get("warehouse", "warehouse")).getAbsolutePath();
-    long rows = parsed.getLong("rows", 300_000);
-    long rate = parsed.getLong("rows-per-second", 25_000);
-
-    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-    env.setParallelism(2);
-    env.enableCheckpointing(parsed.getLong("checkpoint-ms", 2_000));
+  /** Runs the example, printing to {@code out}. */
+  static void run(Ingestion settings, PrintStream out) throws Exception {
+    String warehouse = settings.warehouse;
+    StreamExecutionEnvironment env = settings.environment();
     StreamTableEnvironment sql = StreamTableEnvironment.create(env);
 
     String[] statements = {
@@ -76,15 +52,7 @@ public final class SqlIngestion {
       sql.executeSql(statement);
     }
 
-    DataStream<RowData> people =
-        env.fromSource(
-            new DataGeneratorSource<>(
-                new People(rows, 42L),
-                rows,
-                RateLimiterStrategy.perSecond(rate),
-                InternalTypeInfo.of(FlinkSchemaUtil.convert(People.SCHEMA))),
-            WatermarkStrategy.noWatermarks(),
-            "generated people");
+    DataStream<RowData> people = settings.people(env);
     sql.createTemporaryView(
         "generated_people",
         people,
@@ -96,7 +64,7 @@ public final class SqlIngestion {
     out.println("Flink SQL> " + insert + ";");
     long started = System.nanoTime();
     sql.executeSql(insert).await();
-    out.printf("  %,d rows in %.1f s%n%n", rows, (System.nanoTime() - started) / 1e9);
+    out.printf("  %,d rows in %.1f s%n%n", settings.rows, (System.nanoTime() - started) / 1e9);
 
     out.println("Flink SQL> SHOW CREATE TABLE lake.demo.people_sql;");
     sql.executeSql("SHOW CREATE TABLE lake.demo.people_sql")

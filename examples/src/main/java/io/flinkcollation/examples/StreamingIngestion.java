@@ -3,30 +3,23 @@ package io.flinkcollation.examples;
 import io.flinkcollation.collation.Collations;
 import io.flinkcollation.metadata.UpdateCollations;
 import io.flinkcollation.sink.CollationIcebergSink;
-import java.io.File;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.flink.api.common.JobExecutionResult;
-import org.apache.flink.api.common.eventtime.WatermarkStrategy;
-import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
-import org.apache.flink.connector.datagen.source.DataGeneratorSource;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.data.RowData;
-import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.flink.CatalogLoader;
-import org.apache.iceberg.flink.FlinkSchemaUtil;
 import org.apache.iceberg.flink.TableLoader;
 import org.apache.iceberg.hadoop.HadoopCatalog;
 
@@ -36,55 +29,29 @@ import org.apache.iceberg.hadoop.HadoopCatalog;
  * prints what the collation bounds hold and how many files one collated query has to scan.
  */
 public final class StreamingIngestion {
-  static final String USAGE =
-      "StreamingIngestion [--warehouse DIR (default: warehouse)] [--rows N (default: 300000)]"
-          + " [--rows-per-second N (default: 25000)] [--checkpoint-ms N (default: 2000)]";
-
   static final TableIdentifier TABLE = TableIdentifier.of("demo", "people");
 
   private StreamingIngestion() {}
 
   public static void main(String[] args) throws Exception {
-    ExampleArgs parsed;
-    try {
-      parsed =
-          ExampleArgs.parse(
-              args,
-              USAGE,
-              Set.of("warehouse", "rows", "rows-per-second", "checkpoint-ms"),
-              Set.of());
-    } catch (IllegalArgumentException e) {
-      System.err.println(e.getMessage());
+    Ingestion settings = Ingestion.parse(args, "StreamingIngestion");
+    if (settings == null) {
       System.exit(2);
-      return;
     }
-    run(parsed, System.out);
+    run(settings, System.out);
   }
 
-  /** Runs the example with parsed arguments, printing to {@code out}. */
-  static void run(ExampleArgs parsed, PrintStream out) throws Exception {
-    String warehouse = new File(parsed.get("warehouse", "warehouse")).getAbsolutePath();
-    long rows = parsed.getLong("rows", 300_000);
-    long rate = parsed.getLong("rows-per-second", 25_000);
-    long checkpointMs = parsed.getLong("checkpoint-ms", 2_000);
-
+  /** Runs the example, printing to {@code out}. */
+  static void run(Ingestion settings, PrintStream out) throws Exception {
+    String warehouse = settings.warehouse;
     HadoopCatalog catalog = new HadoopCatalog(new Configuration(), warehouse);
     Table table = createTable(catalog);
     out.printf(
         "Table %s in %s%n  name: icu.en_US-ci-ai, city: icu.de_DE-ci (collator version %s)%n",
         TABLE, warehouse, Collations.resolve("icu.en_US-ci-ai").version());
 
-    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-    env.setParallelism(2);
-    env.enableCheckpointing(checkpointMs);
-    DataGeneratorSource<RowData> source =
-        new DataGeneratorSource<>(
-            new People(rows, 42L),
-            rows,
-            RateLimiterStrategy.perSecond(rate),
-            InternalTypeInfo.of(FlinkSchemaUtil.convert(People.SCHEMA)));
-    DataStream<RowData> people =
-        env.fromSource(source, WatermarkStrategy.noWatermarks(), "generated people");
+    StreamExecutionEnvironment env = settings.environment();
+    DataStream<RowData> people = settings.people(env);
     CollationIcebergSink.forRowData(people)
         .tableLoader(
             TableLoader.fromCatalog(

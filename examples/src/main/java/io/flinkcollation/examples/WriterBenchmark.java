@@ -73,18 +73,25 @@ public final class WriterBenchmark {
 
   public static void main(String[] args) throws Exception {
     ExampleArgs parsed;
+    long rows;
+    long rounds;
+    long pruneRows;
     try {
       parsed =
-          ExampleArgs.parse(
-              args, USAGE, Set.of("rows", "rounds", "prune-rows", "warehouse"), Set.of());
+          ExampleArgs.parse(args, Set.of("rows", "rounds", "prune-rows", "warehouse"), Set.of());
+      rows = parsed.getLong("rows", 2_000_000);
+      rounds = parsed.getLong("rounds", 5);
+      pruneRows = parsed.getLong("prune-rows", 2_000_000);
     } catch (IllegalArgumentException e) {
-      System.err.println(e.getMessage());
+      System.err.println("Error: " + e.getMessage());
+      System.err.println("Usage: " + USAGE);
       System.exit(2);
       return;
     }
-    long rows = parsed.getLong("rows", 2_000_000);
-    long rounds = parsed.getLong("rounds", 5);
-    long pruneRows = parsed.getLong("prune-rows", 2_000_000);
+    if (parsed.flag("help")) {
+      System.out.println("Usage: " + USAGE);
+      return;
+    }
     String warehouse = parsed.get("warehouse", null);
     Path dir =
         warehouse == null ? Files.createTempDirectory("collation-bench") : Path.of(warehouse);

@@ -6,7 +6,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
@@ -24,14 +23,14 @@ class IngestionExamplesTest {
 
   @Test
   void dataStreamExampleCommitsOnCheckpointsAndPrunesItsQuery() throws Exception {
-    String out = run(StreamingIngestion::run, StreamingIngestion.USAGE);
+    String out = run(StreamingIngestion::run);
     assertCommittedAndPruned(StreamingIngestion.TABLE, out);
     assertThat(out).contains("rows committed").contains("checkpoints committed");
   }
 
   @Test
   void sqlExampleDeclaresCollationsAsOptionsAndPrunesItsQuery() throws Exception {
-    String out = run(SqlIngestion::run, SqlIngestion.USAGE);
+    String out = run(SqlIngestion::run);
     assertCommittedAndPruned(SqlIngestion.TABLE, out);
     assertThat(out)
         .contains("'collation.name' = 'icu.en_US-ci-ai'")
@@ -39,12 +38,12 @@ class IngestionExamplesTest {
   }
 
   private interface Example {
-    void run(ExampleArgs args, PrintStream out) throws Exception;
+    void run(Ingestion settings, PrintStream out) throws Exception;
   }
 
-  private String run(Example example, String usage) throws Exception {
-    ExampleArgs args =
-        ExampleArgs.parse(
+  private String run(Example example) throws Exception {
+    Ingestion settings =
+        Ingestion.parse(
             new String[] {
               "--warehouse",
               warehouse(),
@@ -55,11 +54,9 @@ class IngestionExamplesTest {
               "--checkpoint-ms",
               "300"
             },
-            usage,
-            Set.of("warehouse", "rows", "rows-per-second", "checkpoint-ms"),
-            Set.of());
+            "test");
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    example.run(args, new PrintStream(bytes, true, StandardCharsets.UTF_8));
+    example.run(settings, new PrintStream(bytes, true, StandardCharsets.UTF_8));
     return bytes.toString(StandardCharsets.UTF_8);
   }
 
