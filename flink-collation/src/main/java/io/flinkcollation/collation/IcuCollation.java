@@ -11,6 +11,7 @@ final class IcuCollation implements Collation {
   private final boolean rtrim;
   private final RuleBasedCollator template;
   private final String version;
+  private volatile PrimaryRanks primaryRanks;
 
   IcuCollation(IcuCollationProvider.Spec spec) {
     this.name = spec.canonicalName();
@@ -54,13 +55,24 @@ final class IcuCollation implements Collation {
     return template.cloneAsThawed();
   }
 
+  /** A comparator with the collation's primary ranks (built once, shared: they are immutable). */
   @Override
   public Comparator<String> newComparator() {
-    RuleBasedCollator collator = newCollator();
-    if (!rtrim) {
-      return collator::compare;
+    return new IcuComparator(newCollator(), rtrim, primaryRanks());
+  }
+
+  PrimaryRanks primaryRanks() {
+    PrimaryRanks ranks = primaryRanks;
+    if (ranks == null) {
+      synchronized (this) {
+        ranks = primaryRanks;
+        if (ranks == null) {
+          ranks = PrimaryRanks.of(newCollator(), pad());
+          primaryRanks = ranks;
+        }
+      }
     }
-    return (a, b) -> collator.compare(trimTrailingSpaces(a), trimTrailingSpaces(b));
+    return ranks;
   }
 
   /** Removes trailing U+0020 only: PAD SPACE pads with spaces, not with other white space. */
@@ -75,5 +87,30 @@ final class IcuCollation implements Collation {
   @Override
   public String toString() {
     return name + "@" + version;
+  }
+
+  /** One thread's comparator: a thawed collator of its own, PAD SPACE applied before comparing. */
+  private static final class IcuComparator implements RankedComparator {
+    private final RuleBasedCollator collator;
+    private final boolean rtrim;
+    private final PrimaryRanks ranks;
+
+    IcuComparator(RuleBasedCollator collator, boolean rtrim, PrimaryRanks ranks) {
+      this.collator = collator;
+      this.rtrim = rtrim;
+      this.ranks = ranks;
+    }
+
+    @Override
+    public int compare(String a, String b) {
+      return rtrim
+          ? collator.compare(trimTrailingSpaces(a), trimTrailingSpaces(b))
+          : collator.compare(a, b);
+    }
+
+    @Override
+    public PrimaryRanks primaryRanks() {
+      return ranks;
+    }
   }
 }

@@ -1,0 +1,144 @@
+package io.flinkcollation.testing;
+
+import com.ibm.icu.text.Collator;
+import com.ibm.icu.text.RuleBasedCollator;
+import com.ibm.icu.util.ULocale;
+import io.flinkcollation.collation.Collation;
+import io.flinkcollation.collation.PadAttribute;
+import io.flinkcollation.collation.PrimaryRanks;
+import io.flinkcollation.collation.RankedComparator;
+import java.text.Normalizer;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Random;
+
+/**
+ * Strings that trip collations up, real words of many languages, and ICU collators that collation
+ * names cannot spell, for tests that compare a shortcut with plain ICU comparison.
+ */
+public final class CollationSamples {
+
+  /**
+   * Pieces of random strings, each one or more characters: contractions and their starters, prefix
+   * mappings, expansions, ignorables, combining marks, spaces, digits, and characters of three and
+   * four UTF-8 bytes.
+   */
+  public static final List<String> PIECES =
+      List.of(
+          "a", "A", "b", "c", "C", "d", "e", "E", "h", "H", "i", "I", "l", "L", "n", "o", "s", "t",
+          "u", "y", "z", "Z", "0", "1", "9", "10", " ", "  ", "-", "'", ".", "_", "é", "è", "É",
+          "ä", "Ä", "å", "Å", "æ", "Æ", "ç", "ñ", "Ñ", "ö", "Ö", "ø", "ß", "ü", "ÿ", "·", "ı", "İ",
+          "ş", "ğ", "č", "Č", "ř", "ł", "Ł", "ő", "œ", "ŉ", "\u0301", "\u0308", "\u030A", "\u0327",
+          "\u0323", "\u0307", "\u00AD", "α", "Ω", "ά", "й", "и\u0306", "Й", "ё", "ж", "א", "ب", "آ",
+          "ー", "ア", "ｱ", "中", "\uFFFD", "😀", "𝒜", "ch", "CH", "Ch", "ll", "LL", "aa", "AA",
+          "l·", "dž", "lj", "nj", "cz", "rz", "ij", "\t", "\u0000");
+
+  /** Real words of many languages, with the letters their collations treat specially. */
+  public static final List<String> WORDS =
+      List.of(
+          "apple", "Apple", "APPLE", "äpple", "Äpfel", "apfel", "zebra", "Zürich", "zurich",
+          "chico", "Chile", "cinco", "llama", "luz", "lápiz", "año", "ano", "Ñandú", "nube",
+          "Aachen", "Aalborg", "Ærø", "Øresund", "Åse", "aal", "abe", "çay", "ılık", "ilik",
+          "İstanbul", "Istanbul", "straße", "strasse", "Strauss", "čaj", "chata", "hrad", "cukr",
+          "Łódź", "Lodz", "œuvre", "oeuvre", "façade", "facade", "naïve", "naive", "résumé",
+          "resume", "Résumé  ", "resume ", "São Paulo", "Sao Paulo", "l·lengua", "llengua",
+          "Ελλάδα", "ελλαδα", "Москва", "москва", "ёлка", "елка", "שלום", "سلام", "東京", "ｱｲｳ",
+          "カード", "かあど", "Zoë", "Zoe", "Zoltán", "Žofie", "Zofie", "džungla", "ljubav", "Dž",
+          "file10", "file9", "file 10", "co-op", "coop", "o'neil", "oneil", "", " ", "a", "A");
+
+  private CollationSamples() {}
+
+  /** Up to six random {@link #PIECES}. */
+  public static String randomString(Random random) {
+    StringBuilder value = new StringBuilder();
+    int pieces = random.nextInt(7);
+    for (int i = 0; i < pieces; i++) {
+      value.append(PIECES.get(random.nextInt(PIECES.size())));
+    }
+    return value.toString();
+  }
+
+  /** A value a collation may find equal to {@code value}: other case, no accents, end spaces. */
+  public static String variant(String value, Random random) {
+    switch (random.nextInt(5)) {
+      case 0:
+        return value.toUpperCase(Locale.ROOT);
+      case 1:
+        return value.toLowerCase(Locale.ROOT);
+      case 2:
+        return Normalizer.normalize(value, Normalizer.Form.NFD).replaceAll("\\p{M}", "");
+      case 3:
+        return value + " ".repeat(1 + random.nextInt(2));
+      default:
+        return value;
+    }
+  }
+
+  /**
+   * An ICU collator no collation name spells (keywords such as {@code es@collation=traditional},
+   * or a strength set directly), as a {@link Collation} whose comparators offer their {@link
+   * PrimaryRanks}, as the {@code icu} provider's do.
+   */
+  public static Collation icuCollation(String locale, int strength) {
+    RuleBasedCollator template = (RuleBasedCollator) Collator.getInstance(new ULocale(locale));
+    template.setStrength(strength);
+    return collation(locale + "/" + strength, template);
+  }
+
+  /** A collation of tailoring rules, for example contractions and prefix mappings of one's own. */
+  public static Collation ruleCollation(String rules) {
+    try {
+      return collation(rules, new RuleBasedCollator(rules));
+    } catch (Exception e) {
+      throw new IllegalArgumentException(rules, e);
+    }
+  }
+
+  private static Collation collation(String name, RuleBasedCollator template) {
+    template.freeze();
+    PrimaryRanks ranks = PrimaryRanks.of(template, PadAttribute.NO_PAD);
+    return new Collation() {
+      @Override
+      public String name() {
+        return "test." + name;
+      }
+
+      @Override
+      public String provider() {
+        return "test";
+      }
+
+      @Override
+      public String version() {
+        return template.getVersion().toString();
+      }
+
+      @Override
+      public PadAttribute pad() {
+        return PadAttribute.NO_PAD;
+      }
+
+      @Override
+      public Comparator<String> newComparator() {
+        RuleBasedCollator collator = template.cloneAsThawed();
+        return new RankedComparator() {
+          @Override
+          public int compare(String a, String b) {
+            return collator.compare(a, b);
+          }
+
+          @Override
+          public PrimaryRanks primaryRanks() {
+            return ranks;
+          }
+        };
+      }
+
+      @Override
+      public String toString() {
+        return name();
+      }
+    };
+  }
+}
