@@ -1,9 +1,12 @@
 package io.flinkcollation.stats;
 
+import io.flinkcollation.collation.PrimaryRanks;
+import io.flinkcollation.collation.RankedComparator;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.Optional;
+import org.apache.flink.core.memory.MemorySegment;
 import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.data.binary.BinarySegmentUtils;
 import org.apache.flink.table.data.binary.BinaryStringData;
@@ -25,10 +28,15 @@ import org.apache.flink.util.Preconditions;
  *       Outcome#BOUND_TOO_LONG}. Bounds are never truncated or approximated (decision 8).
  * </ul>
  *
- * <p>Cost: each value's bytes are copied into a reusable buffer; a value with the same bytes as the
- * previous value, the current minimum or the current maximum is not validated, decoded or compared
- * again. Only other values are decoded to a {@link String} for the collator. Memory does not grow
- * with the number of values: it holds the previous value, the minimum and the maximum.
+ * <p>Cost (DESIGN.md "Performance notes"). A value is read in place from its memory segment and,
+ * when the comparator is a {@link RankedComparator}, first walked with the collation's {@link
+ * PrimaryRanks} against the ranks of the current minimum and maximum: a value whose ranks differ
+ * from both, as most values of a long file do, is decided strictly inside (or a new bound) from its
+ * first differing character, then only validated as UTF-8. A value the walk cannot decide is looked
+ * up among the values already accounted for in this file ({@link SeenValues}) and skipped when
+ * found. Only the rest is decoded (or its cached {@link String} reused) and compared with the
+ * collator, against the bounds the walk left open. Nothing is allocated per value on the first two
+ * paths. Memory does not grow with the number of values.
  */
 public final class CollationBoundsTracker {
 
@@ -44,28 +52,32 @@ public final class CollationBoundsTracker {
     BOUND_TOO_LONG
   }
 
-  private static final int INITIAL_BUFFER = 64;
+  // A value's order against a bound as far as the walk can tell: still walking, strictly less,
+  // strictly greater, or undecided (the comparator must tell).
+  private static final int OPEN = 0;
+  private static final int LESS = -1;
+  private static final int GREATER = 1;
+  private static final int UNDECIDED = 2;
 
   private final int metricId;
   private final Comparator<String> comparator;
+  private final PrimaryRanks ranks;
   private final int maxBoundLength;
 
-  // The incoming value's bytes; swapped with 'previous' once it has been accounted for.
-  private byte[] scratch = new byte[INITIAL_BUFFER];
-  private byte[] previous = new byte[INITIAL_BUFFER];
-  private int previousLength = -1;
-
-  private byte[] minBytes;
-  private String min;
-  private byte[] maxBytes;
-  private String max;
-
+  private final Bound min = new Bound(true);
+  private final Bound max = new Bound(false);
+  private final SeenValues seen = new SeenValues();
+  private boolean bounded;
   private boolean invalidUtf8;
   private long values;
 
+  // Values not held in one heap segment are copied here first.
+  private byte[] scratch;
+
   /**
    * @param metricId the collation metric field id the bounds are stored under
-   * @param comparator the subtask's own comparator of the metric's collation
+   * @param comparator the subtask's own comparator of the metric's collation; its ranks are used
+   *     when it is a {@link RankedComparator}
    * @param maxBoundLength the longest bound kept, in code points
    */
   public CollationBoundsTracker(int metricId, Comparator<String> comparator, int maxBoundLength) {
@@ -74,6 +86,11 @@ public final class CollationBoundsTracker {
     this.metricId = metricId;
     this.comparator = Preconditions.checkNotNull(comparator, "comparator");
     this.maxBoundLength = maxBoundLength;
+    PrimaryRanks offered =
+        comparator instanceof RankedComparator
+            ? ((RankedComparator) comparator).primaryRanks()
+            : PrimaryRanks.NONE;
+    this.ranks = offered.isEmpty() ? null : offered;
   }
 
   public int metricId() {
@@ -89,48 +106,156 @@ public final class CollationBoundsTracker {
     if (invalidUtf8) {
       return;
     }
-    int length = load(value);
-    if (length == previousLength
-        && Arrays.equals(scratch, 0, length, previous, 0, previousLength)) {
+    byte[] bytes;
+    int offset;
+    int length;
+    if (value instanceof BinaryStringData) {
+      BinaryStringData binary = (BinaryStringData) value;
+      MemorySegment[] segments = binary.getSegments();
+      offset = binary.getOffset();
+      length = binary.getSizeInBytes();
+      if (segments.length == 1 && !segments[0].isOffHeap()) {
+        bytes = segments[0].getArray();
+      } else {
+        bytes = scratch(length);
+        BinarySegmentUtils.copyToBytes(segments, offset, bytes, 0, length);
+        offset = 0;
+      }
+    } else {
+      bytes = value.toBytes();
+      offset = 0;
+      length = bytes.length;
+    }
+    if (!bounded) {
+      first(value, bytes, offset, length);
       return;
     }
-    byte[] swap = previous;
-    previous = scratch;
-    scratch = swap;
-    previousLength = length;
-    if (min != null && (sameBytes(minBytes, length) || sameBytes(maxBytes, length))) {
+
+    int toMin = OPEN;
+    int toMax = OPEN;
+    if (ranks != null) {
+      int end = offset + length;
+      int next = ranks.next(bytes, offset, end);
+      if (next > 0) {
+        // Most values of a long file: the first character alone puts them strictly inside.
+        int rank = PrimaryRanks.rank(next);
+        if (rank > min.firstRank && rank < max.firstRank) {
+          checkUtf8(bytes, offset, length);
+          return;
+        }
+      }
+      // Then character by character against the ranks of both bounds.
+      int pos = offset;
+      for (int i = 0; next != PrimaryRanks.STOP; i++) {
+        if (next == PrimaryRanks.END) {
+          // The value's ranks are all known: a bound with more ranks is greater.
+          toMin = toMin != OPEN ? toMin : i < min.rankCount ? LESS : UNDECIDED;
+          toMax = toMax != OPEN ? toMax : i < max.rankCount ? LESS : UNDECIDED;
+          break;
+        }
+        int rank = PrimaryRanks.rank(next);
+        if (toMin == OPEN) {
+          toMin = min.order(rank, i);
+        }
+        if (toMax == OPEN) {
+          toMax = max.order(rank, i);
+        }
+        if (toMin != OPEN && toMax != OPEN) {
+          break;
+        }
+        pos += PrimaryRanks.length(next);
+        next = ranks.next(bytes, pos, end);
+      }
+      boolean inside = toMin == GREATER && toMax == LESS;
+      if (inside || toMax == GREATER || toMin == LESS) {
+        if (!checkUtf8(bytes, offset, length)) {
+          return;
+        }
+        if (!inside) {
+          // A primary difference: a new bound, no tie to break, no comparison needed.
+          String cached = cachedString(value);
+          if (toMax == GREATER) {
+            max.set(bytes, offset, length, cached, ranks);
+          }
+          if (toMin == LESS) {
+            min.set(bytes, offset, length, cached, ranks);
+          }
+        }
+        return;
+      }
+    }
+
+    int hash = SeenValues.hash(bytes, offset, length);
+    if (seen.contains(bytes, offset, length, hash)) {
       return;
     }
-    if (!Utf8.isValid(previous, length)) {
-      invalidUtf8 = true;
-      min = max = null;
-      minBytes = maxBytes = null;
+    if (!checkUtf8(bytes, offset, length)) {
       return;
     }
-    String decoded = new String(previous, 0, length, StandardCharsets.UTF_8);
-    if (min == null) {
-      min = max = decoded;
-      minBytes = maxBytes = Arrays.copyOf(previous, length);
-      return;
+    if (!min.sameBytes(bytes, offset, length) && !max.sameBytes(bytes, offset, length)) {
+      compare(value, bytes, offset, length, toMin != GREATER, toMax != LESS);
     }
-    int toMin = comparator.compare(decoded, min);
-    if (toMin < 0) {
-      // Strictly below the minimum, so strictly below the maximum too.
-      min = decoded;
-      minBytes = Arrays.copyOf(previous, length);
-      return;
+    seen.add(bytes, offset, length, hash);
+  }
+
+  /** Compares with the collator against the bounds the walk left open, and moves them. */
+  private void compare(
+      StringData value, byte[] bytes, int offset, int length, boolean withMin, boolean withMax) {
+    String decoded = cachedString(value);
+    if (decoded == null) {
+      decoded = new String(bytes, offset, length, StandardCharsets.UTF_8);
     }
-    byte[] copy = null;
-    if (toMin == 0 && byteOrder(minBytes, length) > 0) {
-      copy = Arrays.copyOf(previous, length);
-      min = decoded;
-      minBytes = copy;
+    if (withMin) {
+      int toMin = comparator.compare(decoded, min.string());
+      if (toMin < 0) {
+        // Strictly below the minimum, so strictly below the maximum too.
+        min.set(bytes, offset, length, decoded, ranks);
+        return;
+      }
+      if (toMin == 0 && min.bytesAfter(bytes, offset, length)) {
+        min.set(bytes, offset, length, decoded, ranks);
+      }
     }
-    int toMax = comparator.compare(decoded, max);
-    if (toMax > 0 || (toMax == 0 && byteOrder(maxBytes, length) > 0)) {
-      max = decoded;
-      maxBytes = copy != null ? copy : Arrays.copyOf(previous, length);
+    if (withMax) {
+      int toMax = comparator.compare(decoded, max.string());
+      if (toMax > 0 || (toMax == 0 && max.bytesAfter(bytes, offset, length))) {
+        max.set(bytes, offset, length, decoded, ranks);
+      }
     }
+  }
+
+  private void first(StringData value, byte[] bytes, int offset, int length) {
+    if (checkUtf8(bytes, offset, length)) {
+      String cached = cachedString(value);
+      min.set(bytes, offset, length, cached, ranks);
+      max.set(bytes, offset, length, cached, ranks);
+      bounded = true;
+      seen.add(bytes, offset, length, SeenValues.hash(bytes, offset, length));
+    }
+  }
+
+  /** Whether the value is valid UTF-8; if not, the metric has no bounds in this file. */
+  private boolean checkUtf8(byte[] bytes, int offset, int length) {
+    if (Utf8.isValid(bytes, offset, length)) {
+      return true;
+    }
+    invalidUtf8 = true;
+    bounded = false;
+    min.clear();
+    max.clear();
+    return false;
+  }
+
+  /** The {@link String} a value already carries (Flink caches it), or null: never decodes. */
+  private static String cachedString(StringData value) {
+    return value instanceof BinaryStringData ? ((BinaryStringData) value).getJavaObject() : null;
+  }
+
+  private byte[] scratch(int length) {
+    if (scratch == null || scratch.length < length) {
+      scratch = new byte[Math.max(64, Math.max(length, scratch == null ? 0 : scratch.length * 2))];
+    }
+    return scratch;
   }
 
   /** How many non-null values were observed. */
@@ -142,10 +267,10 @@ public final class CollationBoundsTracker {
     if (invalidUtf8) {
       return Outcome.INVALID_UTF8;
     }
-    if (min == null) {
+    if (!bounded) {
       return Outcome.NO_VALUES;
     }
-    if (tooLong(min) || tooLong(max)) {
+    if (min.codePoints() > maxBoundLength || max.codePoints() > maxBoundLength) {
       return Outcome.BOUND_TOO_LONG;
     }
     return Outcome.BOUNDED;
@@ -154,42 +279,109 @@ public final class CollationBoundsTracker {
   /** The bounds when {@link #outcome()} is {@link Outcome#BOUNDED}, otherwise empty. */
   public Optional<CollationBounds> bounds() {
     return outcome() == Outcome.BOUNDED
-        ? Optional.of(CollationBounds.of(metricId, min, max))
+        ? Optional.of(CollationBounds.of(metricId, min.string(), max.string()))
         : Optional.empty();
   }
 
-  private boolean tooLong(String bound) {
-    return bound.length() > maxBoundLength
-        && bound.codePointCount(0, bound.length()) > maxBoundLength;
-  }
+  /**
+   * The current minimum or maximum: its bytes (own copy, reused), its {@link String} when known
+   * (decoded only when the comparator needs it) and the ranks of its leading characters.
+   */
+  private static final class Bound {
+    private byte[] bytes = new byte[0];
+    private int length;
+    private String string;
+    private int[] ranks = new int[0];
+    // How many leading characters are ranked; complete when they are all of the value.
+    private int rankCount;
+    private boolean complete;
+    // The rank of the first character, for the quick test, when known; else a value that makes
+    // the quick test fail (the minimum's is MAX_VALUE, the maximum's 0).
+    private int firstRank;
+    private final boolean isMin;
 
-  /** Copies the value's UTF-8 bytes into {@code scratch}, growing it when needed. */
-  private int load(StringData value) {
-    if (value instanceof BinaryStringData) {
-      BinaryStringData binary = (BinaryStringData) value;
-      int length = binary.getSizeInBytes();
-      ensureScratch(length);
-      BinarySegmentUtils.copyToBytes(binary.getSegments(), binary.getOffset(), scratch, 0, length);
-      return length;
+    Bound(boolean isMin) {
+      this.isMin = isMin;
+      this.firstRank = isMin ? Integer.MAX_VALUE : 0;
     }
-    byte[] bytes = value.toBytes();
-    ensureScratch(bytes.length);
-    System.arraycopy(bytes, 0, scratch, 0, bytes.length);
-    return bytes.length;
-  }
 
-  private void ensureScratch(int length) {
-    if (scratch.length < length) {
-      scratch = new byte[Math.max(length, scratch.length * 2)];
+    void set(byte[] source, int offset, int length, String decoded, PrimaryRanks table) {
+      if (bytes.length < length) {
+        bytes = new byte[Math.max(length, bytes.length * 2)];
+      }
+      System.arraycopy(source, offset, bytes, 0, length);
+      this.length = length;
+      this.string = decoded;
+      rankCount = 0;
+      complete = false;
+      if (table != null) {
+        rank(table);
+      }
+      firstRank = rankCount > 0 ? ranks[0] : isMin ? Integer.MAX_VALUE : 0;
     }
-  }
 
-  private boolean sameBytes(byte[] bound, int length) {
-    return bound.length == length && Arrays.equals(previous, 0, length, bound, 0, length);
-  }
+    private void rank(PrimaryRanks table) {
+      for (int pos = 0; ; ) {
+        int next = table.next(bytes, pos, length);
+        if (next == PrimaryRanks.STOP) {
+          return;
+        }
+        if (next == PrimaryRanks.END) {
+          complete = true;
+          return;
+        }
+        if (rankCount == ranks.length) {
+          ranks = Arrays.copyOf(ranks, Math.max(16, Math.max(ranks.length * 2, length)));
+        }
+        ranks[rankCount++] = PrimaryRanks.rank(next);
+        pos += PrimaryRanks.length(next);
+      }
+    }
 
-  /** Positive when the current value is smaller than {@code bound} in unsigned byte order. */
-  private int byteOrder(byte[] bound, int length) {
-    return Arrays.compareUnsigned(bound, 0, bound.length, previous, 0, length);
+    void clear() {
+      length = 0;
+      string = null;
+      rankCount = 0;
+      complete = false;
+      firstRank = isMin ? Integer.MAX_VALUE : 0;
+    }
+
+    /** The order of a value whose first {@code i} ranks equal this bound's and whose next is {@code rank}. */
+    int order(int rank, int i) {
+      if (i < rankCount) {
+        int own = ranks[i];
+        return rank > own ? GREATER : rank < own ? LESS : OPEN;
+      }
+      // This bound's ranks are exhausted: if they are all of it, the value has a primary weight
+      // more and is greater; otherwise what comes next is not ranked.
+      return complete ? GREATER : UNDECIDED;
+    }
+
+    String string() {
+      if (string == null) {
+        string = new String(bytes, 0, length, StandardCharsets.UTF_8);
+      }
+      return string;
+    }
+
+    boolean sameBytes(byte[] other, int offset, int length) {
+      return this.length == length && Arrays.equals(bytes, 0, length, other, offset, offset + length);
+    }
+
+    /** Whether this bound is greater than the value in unsigned byte order. */
+    boolean bytesAfter(byte[] other, int offset, int length) {
+      return Arrays.compareUnsigned(bytes, 0, this.length, other, offset, offset + length) > 0;
+    }
+
+    /** Code points of a valid UTF-8 value: every byte that is not a continuation byte. */
+    int codePoints() {
+      int count = 0;
+      for (int i = 0; i < length; i++) {
+        if ((bytes[i] & 0xC0) != 0x80) {
+          count++;
+        }
+      }
+      return count;
+    }
   }
 }
