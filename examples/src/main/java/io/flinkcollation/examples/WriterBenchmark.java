@@ -1,28 +1,37 @@
 package io.flinkcollation.examples;
 
+import io.flinkcollation.collation.Collations;
 import io.flinkcollation.metadata.UpdateCollations;
 import io.flinkcollation.scan.CollationPredicate;
 import io.flinkcollation.scan.CollationScan;
 import io.flinkcollation.scan.PrunedFiles;
 import io.flinkcollation.sink.CollationIcebergSink;
+import io.flinkcollation.stats.CollationBounds;
+import io.flinkcollation.stats.CollationBoundsTracker;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.LinkedHashMap;
-import java.util.List;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.api.common.functions.MapFunction;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.functions.RichMapFunction;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
+import org.apache.flink.table.data.binary.BinaryStringData;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.iceberg.Schema;
@@ -40,15 +49,21 @@ import org.apache.iceberg.types.Types;
 /**
  * Writes the same generated rows through stock Iceberg {@code FlinkSink} and through the collation
  * sink with 0, 1 and 2 collation metrics, alternating runs in one process, and prints rows/s and
- * the median ratio collation/stock per case; then measures pruning on a clustered ingest.
+ * the median ratio collation/stock per case; then measures the bounds tracker alone, and pruning
+ * on a clustered ingest.
  *
- * <p>Runs are bounded jobs at parallelism 1 on a local MiniCluster; a run's time is the job's net
- * runtime, which includes job start-up for both sinks alike.
+ * <p>Runs are bounded jobs at parallelism 1 on a local MiniCluster. A run's time is the job's net
+ * runtime, which includes fixed costs (job start-up, table load, commit) that have nothing to do
+ * with rows and dilute any difference per row. Each round therefore also runs a {@value
+ * #FIXED_COST_ROWS}-row job per sink; the median of those is the sink's fixed cost, and the ratios
+ * that decide are those of the time net of it. Ratios are taken per round between runs made one
+ * after the other (robust to a machine whose load changes), then the median over rounds.
  */
 public final class WriterBenchmark {
   static final String USAGE =
       "WriterBenchmark [--rows N (default: 2000000)] [--rounds N (default: 5)]"
-          + " [--prune-rows N (default: 2000000)] [--warehouse DIR (default: a temporary folder)]";
+          + " [--tracker-values N (default: 10000000)] [--prune-rows N (default: 2000000)]"
+          + " [--warehouse DIR (default: a temporary folder)]";
 
   static final Schema SCHEMA =
       new Schema(
@@ -60,6 +75,16 @@ public final class WriterBenchmark {
 
   static final String NAME_COLLATION = "icu.en_US-ci-ai";
   static final String CITY_COLLATION = "icu.de_DE-ci";
+
+  /** Rows of the runs that measure a sink's fixed cost per job. */
+  static final long FIXED_COST_ROWS = 1_000;
+
+  /** The thread of the running job's one chain (the MiniCluster runs in this JVM). */
+  static final AtomicReference<Thread> TASK_THREAD = new AtomicReference<>();
+
+  private static final String[] CASES = {
+    "stock FlinkSink", "collation, 0 metrics", "collation, 1 metric", "collation, 2 metrics"
+  };
 
   private final String warehouse;
   private final HadoopCatalog catalog;
@@ -75,12 +100,15 @@ public final class WriterBenchmark {
     ExampleArgs parsed;
     long rows;
     long rounds;
+    long trackerValues;
     long pruneRows;
     try {
       parsed =
-          ExampleArgs.parse(args, Set.of("rows", "rounds", "prune-rows", "warehouse"), Set.of());
+          ExampleArgs.parse(
+              args, Set.of("rows", "rounds", "tracker-values", "prune-rows", "warehouse"), Set.of());
       rows = parsed.getLong("rows", 2_000_000);
       rounds = parsed.getLong("rounds", 5);
+      trackerValues = parsed.getLong("tracker-values", 10_000_000);
       pruneRows = parsed.getLong("prune-rows", 2_000_000);
     } catch (IllegalArgumentException e) {
       System.err.println("Error: " + e.getMessage());
@@ -98,57 +126,161 @@ public final class WriterBenchmark {
     WriterBenchmark bench = new WriterBenchmark(dir.toAbsolutePath().toString());
 
     System.out.printf(
-        "Writer benchmark: %,d rows x 5 columns a run, %d rounds, parallelism 1, warehouse %s%n",
+        "Writer benchmark: %,d rows x 5 columns a run, %d rounds after one warm-up round,"
+            + " parallelism 1, warehouse %s%n",
         rows, rounds, dir);
-    double minRatio = Double.MAX_VALUE;
+    System.out.printf(
+        "Method: every round runs each case once, in turn, on a new table, and a %,d-row run per"
+            + " sink whose%n  median is the sink's fixed cost per job (start-up, table load, commit)."
+            + " Measured per run: the job's%n  net runtime (wall) and the CPU time of the thread"
+            + " that runs the whole chain (source, rows,%n  writer, committer), which other"
+            + " processes on the machine do not inflate. Rates net of the%n  fixed cost; ratios"
+            + " collation/stock per round between adjacent runs, then the median (range shown).%n",
+        FIXED_COST_ROWS);
+    double minWallRatio = Double.MAX_VALUE;
+    double minCpuRatio = Double.MAX_VALUE;
+    double[] stockNanosPerRow = new double[2];
     for (boolean highCardinality : new boolean[] {false, true}) {
-      minRatio = Math.min(minRatio, bench.throughput(rows, rounds, highCardinality));
+      Throughput result = bench.throughput(rows, rounds, highCardinality);
+      minWallRatio = Math.min(minWallRatio, result.minWallRatio);
+      minCpuRatio = Math.min(minCpuRatio, result.minCpuRatio);
+      stockNanosPerRow[highCardinality ? 1 : 0] = result.stockNanosPerRow;
     }
-    System.out.printf(Locale.ROOT, "min ratio collated/stock: %.2f%n", minRatio);
+    System.out.println();
+    trackers(trackerValues, stockNanosPerRow);
     System.out.println();
     bench.pruning(pruneRows);
+    System.out.println();
+    System.out.printf(
+        Locale.ROOT,
+        "min ratio by wall clock, net of fixed cost: %.2f (shared machine: see the ranges)%n",
+        minWallRatio);
+    System.out.printf(
+        Locale.ROOT,
+        "min ratio collated/stock: %.2f (rows per second of task CPU, net of fixed cost)%n",
+        minCpuRatio);
   }
 
-  /** Runs every case {@code rounds} times, alternating, and returns the smallest median ratio. */
-  private double throughput(long rows, long rounds, boolean highCardinality) throws Exception {
-    String cardinality = highCardinality ? "high" : "low";
-    Map<String, List<Double>> rates = new LinkedHashMap<>();
-    List<String> cases =
-        List.of(
-            "stock FlinkSink",
-            "collation, 0 metrics",
-            "collation, 1 metric",
-            "collation, 2 metrics");
-    for (String name : cases) {
-      rates.put(name, new ArrayList<>());
+  /** What one cardinality's runs tell. */
+  private static final class Throughput {
+    final double minWallRatio;
+    final double minCpuRatio;
+    final double stockNanosPerRow;
+
+    Throughput(double minWallRatio, double minCpuRatio, double stockNanosPerRow) {
+      this.minWallRatio = minWallRatio;
+      this.minCpuRatio = minCpuRatio;
+      this.stockNanosPerRow = stockNanosPerRow;
     }
+  }
+
+  /**
+   * Runs every case {@code rounds} times, alternating, plus the fixed-cost runs, and prints the
+   * table.
+   */
+  private Throughput throughput(long rows, long rounds, boolean highCardinality) throws Exception {
+    int cases = CASES.length;
+    int n = (int) rounds;
+    double[][] wall = new double[cases][n];
+    double[][] cpu = new double[cases][n];
+    double[][] fixedWall = new double[2][n]; // stock, collation
+    double[][] fixedCpu = new double[2][n];
     for (int round = 0; round <= rounds; round++) {
-      for (int metrics = -1; metrics <= 2; metrics++) {
-        double rate = run(rows, highCardinality, metrics);
-        if (round > 0) { // round 0 warms the JVM up and is not counted
-          rates.get(cases.get(metrics + 1)).add(rate);
+      int counted = round - 1; // round 0 warms the JVM up and is not counted
+      for (int sink = 0; sink < 2; sink++) {
+        Run run = run(FIXED_COST_ROWS, highCardinality, sink == 0 ? -1 : 2);
+        if (counted >= 0) {
+          fixedWall[sink][counted] = run.millis;
+          fixedCpu[sink][counted] = run.cpuMillis;
+        }
+      }
+      for (int c = 0; c < cases; c++) {
+        Run run = run(rows, highCardinality, c - 1);
+        if (counted >= 0) {
+          wall[c][counted] = run.millis;
+          cpu[c][counted] = run.cpuMillis;
         }
       }
     }
-    double stock = median(rates.get(cases.get(0)));
-    System.out.printf("%n%s-cardinality strings%n", cardinality);
-    System.out.printf("  %-22s %14s %16s%n", "case", "median rows/s", "ratio to stock");
-    double minRatio = Double.MAX_VALUE;
-    for (String name : cases) {
-      double median = median(rates.get(name));
-      double ratio = median / stock;
-      if (!name.startsWith("stock")) {
-        minRatio = Math.min(minRatio, ratio);
+    double[] wallFixed = {median(fixedWall[0]), median(fixedWall[1])};
+    double[] cpuFixed = {median(fixedCpu[0]), median(fixedCpu[1])};
+    System.out.printf(
+        Locale.ROOT,
+        "%n%s-cardinality strings. Fixed cost per job (median of %,d-row runs), stock / collation:"
+            + " wall %.0f / %.0f ms, task CPU %.0f / %.0f ms%n",
+        highCardinality ? "high" : "low",
+        FIXED_COST_ROWS,
+        wallFixed[0],
+        wallFixed[1],
+        cpuFixed[0],
+        cpuFixed[1]);
+    System.out.printf(
+        "  %-21s %9s %6s | %9s %6s %11s | %9s %6s %11s%n",
+        "", "wall", "", "wall, net", "", "", "task CPU,", "", "");
+    System.out.printf(
+        "  %-21s %9s %6s | %9s %6s %11s | %9s %6s %11s%n",
+        "case", "rows/s", "ratio", "rows/s", "ratio", "range", "rows/s", "ratio", "range");
+    double minWall = Double.MAX_VALUE;
+    double minCpu = Double.MAX_VALUE;
+    for (int c = 0; c < cases; c++) {
+      int sink = c == 0 ? 0 : 1;
+      double[] rawRate = new double[n];
+      double[] rawRatio = new double[n];
+      double[] netRate = new double[n];
+      double[] netRatio = new double[n];
+      double[] cpuRate = new double[n];
+      double[] cpuRatio = new double[n];
+      for (int r = 0; r < n; r++) {
+        rawRate[r] = rows * 1000.0 / wall[c][r];
+        rawRatio[r] = wall[0][r] / wall[c][r];
+        netRate[r] = rows * 1000.0 / (wall[c][r] - wallFixed[sink]);
+        netRatio[r] = (wall[0][r] - wallFixed[0]) / (wall[c][r] - wallFixed[sink]);
+        cpuRate[r] = rows * 1000.0 / (cpu[c][r] - cpuFixed[sink]);
+        cpuRatio[r] = (cpu[0][r] - cpuFixed[0]) / (cpu[c][r] - cpuFixed[sink]);
       }
-      System.out.printf(Locale.ROOT, "  %-22s %,14.0f %16.3f%n", name, median, ratio);
+      if (c > 0) {
+        minWall = Math.min(minWall, median(netRatio));
+        minCpu = Math.min(minCpu, median(cpuRatio));
+      }
+      System.out.printf(
+          Locale.ROOT,
+          "  %-21s %,9.0f %6.3f | %,9.0f %6.3f %11s | %,9.0f %6.3f %11s%n",
+          CASES[c],
+          median(rawRate),
+          median(rawRatio),
+          median(netRate),
+          median(netRatio),
+          range(netRatio),
+          median(cpuRate),
+          median(cpuRatio),
+          range(cpuRatio));
     }
-    return minRatio;
+    double[] stockNanos = new double[n];
+    for (int r = 0; r < n; r++) {
+      stockNanos[r] = (cpu[0][r] - cpuFixed[0]) * 1e6 / rows;
+    }
+    return new Throughput(minWall, minCpu, median(stockNanos));
+  }
+
+  private static String range(double[] values) {
+    return String.format(Locale.ROOT, "%.3f-%.3f", min(values), max(values));
+  }
+
+  /** A run's net runtime and the CPU time of its task thread. */
+  private static final class Run {
+    final double millis;
+    final double cpuMillis;
+
+    Run(double millis, double cpuMillis) {
+      this.millis = millis;
+      this.cpuMillis = cpuMillis;
+    }
   }
 
   /**
    * One bounded job writing {@code rows} generated rows; {@code metrics} is -1 for stock Iceberg.
    */
-  private double run(long rows, boolean highCardinality, int metrics) throws Exception {
+  private Run run(long rows, boolean highCardinality, int metrics) throws Exception {
     Table table = newTable(metrics, Map.of());
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
     env.setParallelism(1);
@@ -163,9 +295,151 @@ public final class WriterBenchmark {
     } else {
       CollationIcebergSink.forRowData(input).tableLoader(loader).append();
     }
+    TASK_THREAD.set(null);
+    TaskCpu taskCpu = new TaskCpu();
+    taskCpu.start();
     JobExecutionResult result = env.execute("bench " + table.name());
+    double taskCpuMillis = taskCpu.finish();
     catalog.dropTable(TableIdentifier.of("bench", table.name().replaceAll(".*\\.", "")), true);
-    return rows * 1000.0 / result.getNetRuntime();
+    return new Run(result.getNetRuntime(), taskCpuMillis);
+  }
+
+  /**
+   * Samples, every millisecond, the CPU time of the thread that runs the job's chain, for as long
+   * as it lives: what the data path costs, whatever else the machine runs meanwhile.
+   */
+  private static final class TaskCpu extends Thread {
+    private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    private volatile boolean stopped;
+    private volatile long nanos = -1;
+
+    TaskCpu() {
+      super("task-cpu-sampler");
+      setDaemon(true);
+    }
+
+    @Override
+    public void run() {
+      while (!stopped) {
+        Thread task = TASK_THREAD.get();
+        if (task != null) {
+          long cpu = threads.getThreadCpuTime(task.getId());
+          if (cpu > 0) {
+            nanos = cpu;
+          }
+        }
+        try {
+          Thread.sleep(1);
+        } catch (InterruptedException e) {
+          return;
+        }
+      }
+    }
+
+    /** The last sample, in milliseconds. */
+    double finish() throws InterruptedException {
+      stopped = true;
+      join();
+      return nanos / 1e6;
+    }
+  }
+
+  /**
+   * The bounds tracker alone on the benchmark's own values, against a plain tracker (decode, then
+   * two ICU comparisons), in CPU time of this thread. The values cycle through a ring of rows
+   * small enough to stay in cache, as a row the writer has just written does.
+   */
+  private static void trackers(long values, double[] stockNanosPerRow) {
+    int ring = 256;
+    System.out.printf(
+        "Bounds tracker alone: CPU ns per value over %,d values (a ring of %,d rows in cache),"
+            + " median of 3 after a warm-up;%n  plain = decode to String, then two ICU"
+            + " comparisons (the naive tracker); share = our tracker / stock task CPU per row%n",
+        values, ring);
+    System.out.printf(
+        "  %-32s %8s %14s %8s  %s%n", "column", "plain", "our tracker", "share", "bounds agree");
+    ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    for (boolean highCardinality : new boolean[] {false, true}) {
+      for (int column = 1; column <= 2; column++) {
+        String collation = column == 1 ? NAME_COLLATION : CITY_COLLATION;
+        StringData[] ring0 = new StringData[ring];
+        BenchRows rows = new BenchRows(highCardinality, 7L);
+        for (int i = 0; i < ring; i++) {
+          BinaryStringData value = (BinaryStringData) rows.map((long) i).getString(column);
+          value.ensureMaterialized();
+          ring0[i] = value;
+        }
+        double[] plain = new double[3];
+        double[] ours = new double[3];
+        Optional<CollationBounds> plainBounds = Optional.empty();
+        Optional<CollationBounds> ourBounds = Optional.empty();
+        for (int round = 0; round <= 3; round++) {
+          PlainTracker p = new PlainTracker(Collations.resolve(collation).newComparator());
+          long t0 = threads.getCurrentThreadCpuTime();
+          for (long i = 0; i < values; i++) {
+            p.add(ring0[(int) (i & (ring - 1))]);
+          }
+          long t1 = threads.getCurrentThreadCpuTime();
+          CollationBoundsTracker t =
+              new CollationBoundsTracker(1, Collations.resolve(collation).newComparator(), 1024);
+          long t2 = threads.getCurrentThreadCpuTime();
+          for (long i = 0; i < values; i++) {
+            t.add(ring0[(int) (i & (ring - 1))]);
+          }
+          long t3 = threads.getCurrentThreadCpuTime();
+          if (round > 0) {
+            plain[round - 1] = (t1 - t0) / (double) values;
+            ours[round - 1] = (t3 - t2) / (double) values;
+          }
+          plainBounds = Optional.of(CollationBounds.of(1, p.min, p.max));
+          ourBounds = t.bounds();
+        }
+        double share = median(ours) / stockNanosPerRow[highCardinality ? 1 : 0];
+        System.out.printf(
+            Locale.ROOT,
+            "  %-32s %8.1f %14.1f %7.1f%%  %s%n",
+            String.format(
+                "%s %s, %s", column == 1 ? "name" : "city", collation,
+                highCardinality ? "high" : "low"),
+            median(plain),
+            median(ours),
+            100 * share,
+            plainBounds.equals(ourBounds) ? "yes" : "NO: " + plainBounds + " vs " + ourBounds);
+      }
+    }
+  }
+
+  /** The naive tracker: every value decoded and compared with both bounds (decision 7 ties). */
+  private static final class PlainTracker {
+    private final Comparator<String> order;
+    private String min;
+    private String max;
+    private byte[] minBytes;
+    private byte[] maxBytes;
+
+    PlainTracker(Comparator<String> order) {
+      this.order = order;
+    }
+
+    void add(StringData value) {
+      byte[] bytes = value.toBytes();
+      String decoded = new String(bytes, StandardCharsets.UTF_8);
+      if (min == null) {
+        min = max = decoded;
+        minBytes = maxBytes = bytes;
+        return;
+      }
+      int toMin = order.compare(decoded, min);
+      if (toMin < 0 || (toMin == 0 && Arrays.compareUnsigned(bytes, minBytes) < 0)) {
+        min = decoded;
+        minBytes = bytes;
+      }
+      int toMax = order.compare(decoded, max);
+      if (toMax > 0 || (toMax == 0 && Arrays.compareUnsigned(bytes, maxBytes) < 0)) {
+        max = decoded;
+        maxBytes = bytes;
+      }
+    }
   }
 
   /** A clustered ingest into many files, then one equality predicate under the collation. */
@@ -227,15 +501,23 @@ public final class WriterBenchmark {
         TableIdentifier.parse(table.name().replaceFirst("^[^.]*\\.", "")));
   }
 
-  private static double median(List<Double> values) {
-    List<Double> sorted = new ArrayList<>(values);
-    Collections.sort(sorted);
-    int n = sorted.size();
-    return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
+  private static double median(double[] values) {
+    double[] sorted = values.clone();
+    Arrays.sort(sorted);
+    int n = sorted.length;
+    return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+  }
+
+  private static double min(double[] values) {
+    return Arrays.stream(values).min().orElse(Double.NaN);
+  }
+
+  private static double max(double[] values) {
+    return Arrays.stream(values).max().orElse(Double.NaN);
   }
 
   /** Rows of the throughput runs: low cardinality draws from 50 values, high from unique ones. */
-  static final class BenchRows implements MapFunction<Long, RowData> {
+  static final class BenchRows extends RichMapFunction<Long, RowData> {
     private static final long serialVersionUID = 1L;
     private final boolean highCardinality;
     private final long seed;
@@ -243,6 +525,12 @@ public final class WriterBenchmark {
     BenchRows(boolean highCardinality, long seed) {
       this.highCardinality = highCardinality;
       this.seed = seed;
+    }
+
+    /** Tells the benchmark which thread runs the chain: source, rows, writer and committer. */
+    @Override
+    public void open(OpenContext context) {
+      TASK_THREAD.compareAndSet(null, Thread.currentThread());
     }
 
     @Override
