@@ -49,8 +49,8 @@ import org.apache.iceberg.types.Types;
 /**
  * Writes the same generated rows through stock Iceberg {@code FlinkSink} and through the collation
  * sink with 0, 1 and 2 collation metrics, alternating runs in one process, and prints rows/s and
- * the median ratio collation/stock per case; then measures the bounds tracker alone, and pruning
- * on a clustered ingest.
+ * the median ratio collation/stock per case; then measures the bounds tracker alone, and pruning on
+ * a clustered ingest.
  *
  * <p>Runs are bounded jobs at parallelism 1 on a local MiniCluster. A run's time is the job's net
  * runtime, which includes fixed costs (job start-up, table load, commit) that have nothing to do
@@ -105,7 +105,9 @@ public final class WriterBenchmark {
     try {
       parsed =
           ExampleArgs.parse(
-              args, Set.of("rows", "rounds", "tracker-values", "prune-rows", "warehouse"), Set.of());
+              args,
+              Set.of("rows", "rounds", "tracker-values", "prune-rows", "warehouse"),
+              Set.of());
       rows = parsed.getLong("rows", 2_000_000);
       rounds = parsed.getLong("rounds", 5);
       trackerValues = parsed.getLong("tracker-values", 10_000_000);
@@ -346,8 +348,8 @@ public final class WriterBenchmark {
 
   /**
    * The bounds tracker alone on the benchmark's own values, against a plain tracker (decode, then
-   * two ICU comparisons), in CPU time of this thread. The values cycle through a ring of rows
-   * small enough to stay in cache, as a row the writer has just written does.
+   * two ICU comparisons), in CPU time of this thread. The values cycle through a ring of rows small
+   * enough to stay in cache, as a row the writer has just written does.
    */
   private static void trackers(long values, double[] stockNanosPerRow) {
     int ring = 256;
@@ -399,8 +401,8 @@ public final class WriterBenchmark {
             Locale.ROOT,
             "  %-32s %8.1f %14.1f %7.1f%%  %s%n",
             String.format(
-                "%s %s, %s", column == 1 ? "name" : "city", collation,
-                highCardinality ? "high" : "low"),
+                "%s %s, %s",
+                column == 1 ? "name" : "city", collation, highCardinality ? "high" : "low"),
             median(plain),
             median(ours),
             100 * share,

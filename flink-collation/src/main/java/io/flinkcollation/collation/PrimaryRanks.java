@@ -76,10 +76,10 @@ public final class PrimaryRanks {
   /**
    * The rank of the character starting at {@code pos} of the UTF-8 value {@code bytes[..end)}.
    *
-   * @return {@link #END} at the end of the value, {@link #STOP} when the character cannot be
-   *     ranked here (including invalid UTF-8 and characters of three or four bytes), otherwise a
-   *     positive result holding the rank ({@link #rank}) and the character's length in bytes
-   *     ({@link #length})
+   * @return {@link #END} at the end of the value, {@link #STOP} when the character cannot be ranked
+   *     here (including invalid UTF-8 and characters of three or four bytes), otherwise a positive
+   *     result holding the rank ({@link #rank}) and the character's length in bytes ({@link
+   *     #length})
    */
   public int next(byte[] bytes, int pos, int end) {
     if (pos >= end) {
@@ -142,7 +142,9 @@ public final class PrimaryRanks {
       return 1;
     }
     // 0xC2..0xDF: two bytes, not overlong; the continuation byte must be 0x80..0xBF.
-    if (lead >= (byte) 0xC2 && lead <= (byte) 0xDF && pos + 1 < end
+    if (lead >= (byte) 0xC2
+        && lead <= (byte) 0xDF
+        && pos + 1 < end
         && (bytes[pos + 1] & 0xC0) == 0x80) {
       return 2;
     }
@@ -280,9 +282,7 @@ public final class PrimaryRanks {
   private static int primaryWeights(RuleBasedCollator collator, String value) {
     CollationElementIterator elements = collator.getCollationElementIterator(value);
     int count = 0;
-    for (int ce = elements.next();
-        ce != CollationElementIterator.NULLORDER;
-        ce = elements.next()) {
+    for (int ce = elements.next(); ce != CollationElementIterator.NULLORDER; ce = elements.next()) {
       // An old-style continuation element (low bits 0xC0) carries the rest of a long primary.
       if (CollationElementIterator.primaryOrder(ce) != 0 && (ce & 0xC0) != 0xC0) {
         count++;

@@ -346,7 +346,10 @@ public final class CollationBoundsTracker {
       firstRank = isMin ? Integer.MAX_VALUE : 0;
     }
 
-    /** The order of a value whose first {@code i} ranks equal this bound's and whose next is {@code rank}. */
+    /**
+     * The order of a value whose first {@code i} ranks equal this bound's and whose next is {@code
+     * rank}.
+     */
     int order(int rank, int i) {
       if (i < rankCount) {
         int own = ranks[i];
@@ -365,7 +368,8 @@ public final class CollationBoundsTracker {
     }
 
     boolean sameBytes(byte[] other, int offset, int length) {
-      return this.length == length && Arrays.equals(bytes, 0, length, other, offset, offset + length);
+      return this.length == length
+          && Arrays.equals(bytes, 0, length, other, offset, offset + length);
     }
 
     /** Whether this bound is greater than the value in unsigned byte order. */

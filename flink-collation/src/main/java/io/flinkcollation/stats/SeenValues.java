@@ -9,8 +9,8 @@ import java.util.Arrays;
  * and is skipped without being validated, decoded or compared.
  *
  * <p>Open addressing over a byte arena; lookups allocate nothing. It stops taking values when it
- * holds {@link #MAX_VALUES} of them or {@link #MAX_BYTES} bytes, so a high-cardinality column
- * costs a bounded amount of memory; an empty set allocates nothing.
+ * holds {@link #MAX_VALUES} of them or {@link #MAX_BYTES} bytes, so a high-cardinality column costs
+ * a bounded amount of memory; an empty set allocates nothing.
  */
 final class SeenValues {
 

@@ -1,9 +1,8 @@
 package io.flinkcollation.collation;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import static io.flinkcollation.testing.CollationSamples.WORDS;
 import static io.flinkcollation.testing.CollationSamples.randomString;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import com.ibm.icu.text.Collator;
 import com.ibm.icu.text.RuleBasedCollator;
@@ -90,7 +89,8 @@ class PrimaryRanksTest {
       })
   void ranksDecideOnlyAsIcuKeywordCollatorsDo(String locale) {
     for (int strength : new int[] {Collator.PRIMARY, Collator.SECONDARY, Collator.TERTIARY}) {
-      Comparator<String> comparator = CollationSamples.icuCollation(locale, strength).newComparator();
+      Comparator<String> comparator =
+          CollationSamples.icuCollation(locale, strength).newComparator();
       assertAgreement(
           locale + " strength " + strength,
           comparator,
@@ -211,8 +211,8 @@ class PrimaryRanksTest {
   }
 
   /**
-   * The order the ranks decide for {@code a} and {@code b} as the bounds tracker walks them: -1,
-   * 1, or 0 when the ranks cannot tell.
+   * The order the ranks decide for {@code a} and {@code b} as the bounds tracker walks them: -1, 1,
+   * or 0 when the ranks cannot tell.
    */
   static int decide(PrimaryRanks ranks, byte[] a, byte[] b) {
     int i = 0;
@@ -266,7 +266,9 @@ class PrimaryRanksTest {
         pairs++;
       }
     }
-    assertThat(decided).as("%s: pairs the ranks decide, of %s", what, pairs).isGreaterThan(pairs / 4);
+    assertThat(decided)
+        .as("%s: pairs the ranks decide, of %s", what, pairs)
+        .isGreaterThan(pairs / 4);
   }
 
   private static int check(

@@ -252,7 +252,8 @@ class CollationBoundsTrackerEquivalenceTest {
           byte[] all = new byte[count * size];
           System.arraycopy(bytes, 0, all, offset, bytes.length);
           for (int i = 0; i < count; i++) {
-            segments[i] = MemorySegmentFactory.wrap(Arrays.copyOfRange(all, i * size, (i + 1) * size));
+            segments[i] =
+                MemorySegmentFactory.wrap(Arrays.copyOfRange(all, i * size, (i + 1) * size));
           }
           return BinaryStringData.fromAddress(segments, offset, bytes.length);
         }

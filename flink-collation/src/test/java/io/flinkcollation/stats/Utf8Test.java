@@ -13,28 +13,45 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The UTF-8 check, word by word and byte by byte, against the JDK's strict decoder (which rejects
- * overlong forms, surrogates and code points above U+10FFFF, as RFC 3629 does), at every offset
- * and length around the eight-byte words it reads.
+ * overlong forms, surrogates and code points above U+10FFFF, as RFC 3629 does), at every offset and
+ * length around the eight-byte words it reads.
  */
 class Utf8Test {
 
   private static final byte[][] SEQUENCES = {
-    {'a'}, {'Z'}, {' '}, {0}, {0x7F},
-    {(byte) 0xC2, (byte) 0x80}, {(byte) 0xC3, (byte) 0xA9}, {(byte) 0xDF, (byte) 0xBF},
-    {(byte) 0xE0, (byte) 0xA0, (byte) 0x80}, {(byte) 0xE2, (byte) 0x82, (byte) 0xAC},
-    {(byte) 0xED, (byte) 0x9F, (byte) 0xBF}, {(byte) 0xEF, (byte) 0xBF, (byte) 0xBD},
+    {'a'},
+    {'Z'},
+    {' '},
+    {0},
+    {0x7F},
+    {(byte) 0xC2, (byte) 0x80},
+    {(byte) 0xC3, (byte) 0xA9},
+    {(byte) 0xDF, (byte) 0xBF},
+    {(byte) 0xE0, (byte) 0xA0, (byte) 0x80},
+    {(byte) 0xE2, (byte) 0x82, (byte) 0xAC},
+    {(byte) 0xED, (byte) 0x9F, (byte) 0xBF},
+    {(byte) 0xEF, (byte) 0xBF, (byte) 0xBD},
     {(byte) 0xF0, (byte) 0x90, (byte) 0x80, (byte) 0x80},
     {(byte) 0xF0, (byte) 0x9F, (byte) 0x98, (byte) 0x80},
     {(byte) 0xF4, (byte) 0x8F, (byte) 0xBF, (byte) 0xBF},
   };
 
   private static final byte[][] BROKEN = {
-    {(byte) 0x80}, {(byte) 0xBF}, {(byte) 0xC0, (byte) 0x80}, {(byte) 0xC1, (byte) 0xBF},
-    {(byte) 0xC3}, {(byte) 0xC3, 'a'}, {(byte) 0xE0, (byte) 0x9F, (byte) 0xBF},
-    {(byte) 0xED, (byte) 0xA0, (byte) 0x80}, {(byte) 0xE2, (byte) 0x82},
+    {(byte) 0x80},
+    {(byte) 0xBF},
+    {(byte) 0xC0, (byte) 0x80},
+    {(byte) 0xC1, (byte) 0xBF},
+    {(byte) 0xC3},
+    {(byte) 0xC3, 'a'},
+    {(byte) 0xE0, (byte) 0x9F, (byte) 0xBF},
+    {(byte) 0xED, (byte) 0xA0, (byte) 0x80},
+    {(byte) 0xE2, (byte) 0x82},
     {(byte) 0xF0, (byte) 0x8F, (byte) 0xBF, (byte) 0xBF},
-    {(byte) 0xF4, (byte) 0x90, (byte) 0x80, (byte) 0x80}, {(byte) 0xF5, (byte) 0x80, (byte) 0x80, (byte) 0x80},
-    {(byte) 0xF8}, {(byte) 0xFF}, {(byte) 0xFE},
+    {(byte) 0xF4, (byte) 0x90, (byte) 0x80, (byte) 0x80},
+    {(byte) 0xF5, (byte) 0x80, (byte) 0x80, (byte) 0x80},
+    {(byte) 0xF8},
+    {(byte) 0xFF},
+    {(byte) 0xFE},
   };
 
   @Test
@@ -82,7 +99,9 @@ class Utf8Test {
     for (int i = 0; i < pieces; i++) {
       int pick = random.nextInt(100);
       byte[] piece =
-          pick < 2 ? BROKEN[random.nextInt(BROKEN.length)] : SEQUENCES[random.nextInt(pick < 50 ? 5 : SEQUENCES.length)];
+          pick < 2
+              ? BROKEN[random.nextInt(BROKEN.length)]
+              : SEQUENCES[random.nextInt(pick < 50 ? 5 : SEQUENCES.length)];
       if (pick < 30) {
         for (int k = random.nextInt(10); k > 0; k--) {
           out.put((byte) ('a' + random.nextInt(26)));
