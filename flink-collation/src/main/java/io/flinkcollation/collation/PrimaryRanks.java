@@ -130,6 +130,28 @@ public final class PrimaryRanks {
     return empty;
   }
 
+  /**
+   * The rank of {@code codePoint} as the first character of a value, whatever follows it; 0 when it
+   * is not ranked or when that depends on what follows (a contraction starter, the space under PAD
+   * SPACE).
+   */
+  public int leadingRank(int codePoint) {
+    int entry = codePoint >= 0 && codePoint < LIMIT ? entries[codePoint] : 0;
+    return (entry & (STARTER | PAD)) != 0 ? 0 : entry >>> FLAG_BITS;
+  }
+
+  /**
+   * The code point of the one- or two-byte UTF-8 character at {@code pos} of {@code bytes[..end)},
+   * or -1 (the end of the value, invalid UTF-8, a character of three or four bytes).
+   */
+  public static int codePointAt(byte[] bytes, int pos, int end) {
+    if (pos >= end) {
+      return -1;
+    }
+    int length = length(bytes, pos, end);
+    return length == 0 ? -1 : codePoint(bytes, pos, length);
+  }
+
   /** The rank of {@code codePoint} alone, 0 when it is not ranked. For tests and diagnostics. */
   int rankOf(int codePoint) {
     return codePoint >= 0 && codePoint < LIMIT ? entries[codePoint] >>> FLAG_BITS : 0;

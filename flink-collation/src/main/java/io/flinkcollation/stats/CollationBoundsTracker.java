@@ -28,15 +28,18 @@ import org.apache.flink.util.Preconditions;
  *       Outcome#BOUND_TOO_LONG}. Bounds are never truncated or approximated (decision 8).
  * </ul>
  *
- * <p>Cost (DESIGN.md "Performance notes"). A value is read in place from its memory segment and,
- * when the comparator is a {@link RankedComparator}, first walked with the collation's {@link
- * PrimaryRanks} against the ranks of the current minimum and maximum: a value whose ranks differ
- * from both, as most values of a long file do, is decided strictly inside (or a new bound) from its
- * first differing character, then only validated as UTF-8. A value the walk cannot decide is looked
- * up among the values already accounted for in this file ({@link SeenValues}) and skipped when
- * found. Only the rest is decoded (or its cached {@link String} reused) and compared with the
- * collator, against the bounds the walk left open. Nothing is allocated per value on the first two
- * paths. Memory does not grow with the number of values.
+ * <p>Cost (DESIGN.md "Performance notes"). A value is read in place from its memory segment. When
+ * the comparator is a {@link RankedComparator}, the collation's {@link PrimaryRanks} decide most
+ * values without the collator: one bit per first character, kept for the first ranks of the current
+ * bounds, tells whether the first character alone puts a value strictly inside, as it does for most
+ * values of a long file; otherwise the value's ranks are walked against those of the minimum and
+ * the maximum until they differ, which makes it inside or a new bound. Such values are then only
+ * validated as UTF-8. A value the ranks cannot decide is looked up among the values already
+ * accounted for in this file ({@link SeenValues}) and skipped when found. Only the rest is decoded
+ * (or the {@link String} Flink keeps with it reused) and compared with the collator, against the
+ * bounds the ranks left open. Nothing is allocated per value on the ranked paths, and the common
+ * one touches no memory but this object and the value. Memory does not grow with the number of
+ * values.
  */
 public final class CollationBoundsTracker {
 
@@ -66,6 +69,15 @@ public final class CollationBoundsTracker {
 
   private final Bound min = new Bound(true);
   private final Bound max = new Bound(false);
+  // By first code point: whether a value starting with it lies strictly between the bounds,
+  // whatever follows (one bit per code point below PrimaryRanks.LIMIT). The ASCII bits are also
+  // held in two fields, so that the common case reads no memory beyond this object and the value.
+  // Rebuilt when the first rank of a bound changes.
+  private long insideAsciiLow;
+  private long insideAsciiHigh;
+  private long[] insideByFirst;
+  private int insideFor = -1;
+  private int insideUntil = -1;
   private final SeenValues seen = new SeenValues();
   private boolean bounded;
   private boolean invalidUtf8;
@@ -134,16 +146,13 @@ public final class CollationBoundsTracker {
     int toMin = OPEN;
     int toMax = OPEN;
     if (ranks != null) {
+      if (insideByFirstCharacter(bytes, offset, length)) {
+        // Most values of a long file: the first character alone puts them strictly inside.
+        checkUtf8(bytes, offset, length);
+        return;
+      }
       int end = offset + length;
       int next = ranks.next(bytes, offset, end);
-      if (next > 0) {
-        // Most values of a long file: the first character alone puts them strictly inside.
-        int rank = PrimaryRanks.rank(next);
-        if (rank > min.firstRank && rank < max.firstRank) {
-          checkUtf8(bytes, offset, length);
-          return;
-        }
-      }
       // Then character by character against the ranks of both bounds.
       int pos = offset;
       for (int i = 0; next != PrimaryRanks.STOP; i++) {
@@ -180,6 +189,7 @@ public final class CollationBoundsTracker {
           if (toMin == LESS) {
             min.set(bytes, offset, length, cached, ranks);
           }
+          boundsMoved();
         }
         return;
       }
@@ -194,6 +204,7 @@ public final class CollationBoundsTracker {
     }
     if (!min.sameBytes(bytes, offset, length) && !max.sameBytes(bytes, offset, length)) {
       compare(value, bytes, offset, length, toMin != GREATER, toMax != LESS);
+      boundsMoved();
     }
     seen.add(bytes, offset, length, hash);
   }
@@ -230,8 +241,43 @@ public final class CollationBoundsTracker {
       min.set(bytes, offset, length, cached, ranks);
       max.set(bytes, offset, length, cached, ranks);
       bounded = true;
+      boundsMoved();
       seen.add(bytes, offset, length, SeenValues.hash(bytes, offset, length));
     }
+  }
+
+  /** Whether the first character alone puts the value strictly between the bounds. */
+  private boolean insideByFirstCharacter(byte[] bytes, int offset, int length) {
+    if (length == 0) {
+      return false;
+    }
+    int lead = bytes[offset];
+    if (lead >= 0) {
+      return ((lead < 64 ? insideAsciiLow : insideAsciiHigh) & (1L << lead)) != 0;
+    }
+    int cp = PrimaryRanks.codePointAt(bytes, offset, offset + length);
+    return cp >= 0 && (insideByFirst[cp >>> 6] & (1L << cp)) != 0;
+  }
+
+  /** Rebuilds the inside-by-first-character bits when the first rank of a bound has changed. */
+  private void boundsMoved() {
+    if (ranks == null || (min.firstRank == insideFor && max.firstRank == insideUntil)) {
+      return;
+    }
+    if (insideByFirst == null) {
+      insideByFirst = new long[PrimaryRanks.LIMIT / 64];
+    }
+    insideFor = min.firstRank;
+    insideUntil = max.firstRank;
+    Arrays.fill(insideByFirst, 0);
+    for (int cp = 0; cp < PrimaryRanks.LIMIT; cp++) {
+      int rank = ranks.leadingRank(cp);
+      if (rank > insideFor && rank < insideUntil) {
+        insideByFirst[cp >>> 6] |= 1L << cp;
+      }
+    }
+    insideAsciiLow = insideByFirst[0];
+    insideAsciiHigh = insideByFirst[1];
   }
 
   /** Whether the value is valid UTF-8; if not, the metric has no bounds in this file. */

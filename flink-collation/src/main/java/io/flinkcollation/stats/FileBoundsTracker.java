@@ -15,17 +15,26 @@ import org.apache.flink.util.Preconditions;
 public final class FileBoundsTracker {
 
   private final StringPositionAccessor[] accessors;
+  // Per metric: the row position of a top-level string field, read directly; -1: nested.
+  private final int[] topLevel;
   private final CollationBoundsTracker[] trackers;
 
-  private FileBoundsTracker(StringPositionAccessor[] accessors, CollationBoundsTracker[] trackers) {
+  private FileBoundsTracker(
+      StringPositionAccessor[] accessors, int[] topLevel, CollationBoundsTracker[] trackers) {
     this.accessors = accessors;
+    this.topLevel = topLevel;
     this.trackers = trackers;
   }
 
   /** Observes every tracked string value of {@code row}. */
   public void add(RowData row) {
     for (int i = 0; i < trackers.length; i++) {
-      accessors[i].forEach(row, trackers[i]);
+      int position = topLevel[i];
+      if (position < 0) {
+        accessors[i].forEach(row, trackers[i]);
+      } else if (!row.isNullAt(position)) {
+        trackers[i].add(row.getString(position));
+      }
     }
   }
 
@@ -88,7 +97,12 @@ public final class FileBoundsTracker {
         trackers[i] =
             new CollationBoundsTracker(metricIds.get(i), comparators.get(i), maxBoundLength);
       }
-      return new FileBoundsTracker(accessors.toArray(new StringPositionAccessor[0]), trackers);
+      StringPositionAccessor[] byMetric = accessors.toArray(new StringPositionAccessor[0]);
+      int[] topLevel = new int[byMetric.length];
+      for (int i = 0; i < topLevel.length; i++) {
+        topLevel[i] = byMetric[i].topLevelPosition();
+      }
+      return new FileBoundsTracker(byMetric, topLevel, trackers);
     }
   }
 }

@@ -60,6 +60,14 @@ public final class StringPositionAccessor {
     return fieldId;
   }
 
+  /**
+   * The row position of the value when it is a top-level string field, or -1 when it is nested (in
+   * a struct, list or map). Lets a caller read the common case without this accessor's steps.
+   */
+  int topLevelPosition() {
+    return step == Leaf.INSTANCE ? position : -1;
+  }
+
   /** Passes every non-null value at this position in {@code row} to {@code tracker}. */
   public void forEach(RowData row, CollationBoundsTracker tracker) {
     if (!row.isNullAt(position)) {

@@ -11,6 +11,9 @@ final class Utf8 {
   static final VarHandle LONGS =
       MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
+  private static final VarHandle INTS =
+      MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+
   private static final long HIGH_BITS = 0x8080808080808080L;
 
   private Utf8() {}
@@ -46,10 +49,15 @@ final class Utf8 {
     if (rest == 0) {
       return !pending;
     }
+    // The rest as the low bytes of a word whose high bytes are zero (ASCII), read in at most two
+    // loads that stay inside the array.
     long word;
     if (end >= 8) {
-      // The rest as the low bytes of the word ending at 'end'; the high bytes become zero (ASCII).
       word = (long) LONGS.get(bytes, end - 8) >>> ((8 - rest) << 3);
+    } else if (rest >= 4) {
+      long low = (int) INTS.get(bytes, i) & 0xFFFFFFFFL;
+      long high = (int) INTS.get(bytes, end - 4) & 0xFFFFFFFFL;
+      word = low | high << ((rest - 4) << 3); // the overlapping bytes are the same bytes
     } else {
       word = 0;
       for (int k = rest - 1; k >= 0; k--) {

@@ -135,6 +135,10 @@ class PrimaryRanksTest {
     assertThat(walk(spanish, "ch")).containsExactly("STOP");
     assertThat(walk(spanish, "llama")).containsExactly("STOP");
 
+    // As the first character a starter's rank holds only given what follows: no leading rank.
+    assertThat(spanish.leadingRank('c')).isZero();
+    assertThat(spanish.leadingRank('z')).isEqualTo(spanish.rankOf('z'));
+
     PrimaryRanks danish = icuRanks("icu.da_DK");
     assertThat(walk(danish, "ab")).startsWith(danish.rankOf('a'));
     assertThat(walk(danish, "aa")).containsExactly("STOP");
@@ -185,6 +189,22 @@ class PrimaryRanksTest {
     assertThat(walk(rtrim, "   ")).containsExactly("END");
     PrimaryRanks noPad = icuRanks("icu.en_US");
     assertThat(walk(noPad, "a ")).containsExactly(a, space, "END");
+    // A leading space may be all the value is: under PAD SPACE that is the end, not a rank.
+    assertThat(rtrim.leadingRank(' ')).isZero();
+    assertThat(noPad.leadingRank(' ')).isEqualTo(space);
+  }
+
+  @Test
+  void codePointsOfOneAndTwoByteCharactersOnly() {
+    byte[] bytes = "aé€😀".getBytes(StandardCharsets.UTF_8);
+    assertThat(PrimaryRanks.codePointAt(bytes, 0, bytes.length)).isEqualTo('a');
+    assertThat(PrimaryRanks.codePointAt(bytes, 1, bytes.length)).isEqualTo('é');
+    assertThat(PrimaryRanks.codePointAt(bytes, 3, bytes.length)).isEqualTo(-1); // three bytes
+    assertThat(PrimaryRanks.codePointAt(bytes, 6, bytes.length)).isEqualTo(-1); // four bytes
+    assertThat(PrimaryRanks.codePointAt(bytes, 1, 2)).isEqualTo(-1); // truncated
+    assertThat(PrimaryRanks.codePointAt(bytes, 1, 1)).isEqualTo(-1); // the end
+    assertThat(PrimaryRanks.codePointAt(new byte[] {(byte) 0xC0, (byte) 0xA0}, 0, 2))
+        .isEqualTo(-1); // overlong
   }
 
   private static PrimaryRanks icuRanks(String name) {
