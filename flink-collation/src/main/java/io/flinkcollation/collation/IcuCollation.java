@@ -55,12 +55,16 @@ final class IcuCollation implements Collation {
     return template.cloneAsThawed();
   }
 
-  /** A comparator with the collation's primary ranks (built once, shared: they are immutable). */
+  /** A comparator that also offers the collation's primary ranks ({@link RankedComparator}). */
   @Override
   public Comparator<String> newComparator() {
-    return new IcuComparator(newCollator(), rtrim, primaryRanks());
+    return new IcuComparator(newCollator());
   }
 
+  /**
+   * The collation's primary ranks, built on first use (tens of milliseconds) and shared by every
+   * comparator of this collation: they are immutable. Readers that only compare never build them.
+   */
   PrimaryRanks primaryRanks() {
     PrimaryRanks ranks = primaryRanks;
     if (ranks == null) {
@@ -90,15 +94,11 @@ final class IcuCollation implements Collation {
   }
 
   /** One thread's comparator: a thawed collator of its own, PAD SPACE applied before comparing. */
-  private static final class IcuComparator implements RankedComparator {
+  private final class IcuComparator implements RankedComparator {
     private final RuleBasedCollator collator;
-    private final boolean rtrim;
-    private final PrimaryRanks ranks;
 
-    IcuComparator(RuleBasedCollator collator, boolean rtrim, PrimaryRanks ranks) {
+    IcuComparator(RuleBasedCollator collator) {
       this.collator = collator;
-      this.rtrim = rtrim;
-      this.ranks = ranks;
     }
 
     @Override
@@ -110,7 +110,7 @@ final class IcuCollation implements Collation {
 
     @Override
     public PrimaryRanks primaryRanks() {
-      return ranks;
+      return IcuCollation.this.primaryRanks();
     }
   }
 }

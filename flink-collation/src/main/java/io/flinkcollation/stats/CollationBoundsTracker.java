@@ -111,6 +111,8 @@ public final class CollationBoundsTracker {
 
   /** Observes one value of the metric's source field; {@code null} is skipped. */
   public void add(StringData value) {
+    // Kept small, so that the JIT inlines it into the writer's loop: the common case, a value in
+    // one heap segment whose first character puts it strictly inside, ends here.
     if (value == null) {
       return;
     }
@@ -118,26 +120,32 @@ public final class CollationBoundsTracker {
     if (invalidUtf8) {
       return;
     }
-    byte[] bytes;
-    int offset;
-    int length;
     if (value instanceof BinaryStringData) {
       BinaryStringData binary = (BinaryStringData) value;
       MemorySegment[] segments = binary.getSegments();
-      offset = binary.getOffset();
-      length = binary.getSizeInBytes();
       if (segments.length == 1 && !segments[0].isOffHeap()) {
-        bytes = segments[0].getArray();
-      } else {
-        bytes = scratch(length);
-        BinarySegmentUtils.copyToBytes(segments, offset, bytes, 0, length);
-        offset = 0;
+        byte[] bytes = segments[0].getArray();
+        int offset = binary.getOffset();
+        int length = binary.getSizeInBytes();
+        if (insideByFirstCharacter(bytes, offset, length)) {
+          checkUtf8(bytes, offset, length);
+        } else {
+          account(value, bytes, offset, length);
+        }
+        return;
       }
-    } else {
-      bytes = value.toBytes();
-      offset = 0;
-      length = bytes.length;
+      int length = binary.getSizeInBytes();
+      byte[] bytes = scratch(length);
+      BinarySegmentUtils.copyToBytes(segments, binary.getOffset(), bytes, 0, length);
+      account(value, bytes, 0, length);
+      return;
     }
+    byte[] bytes = value.toBytes();
+    account(value, bytes, 0, bytes.length);
+  }
+
+  /** Everything but the common case: the first value, the ranks walk, the collator. */
+  private void account(StringData value, byte[] bytes, int offset, int length) {
     if (!bounded) {
       first(value, bytes, offset, length);
       return;
@@ -147,7 +155,6 @@ public final class CollationBoundsTracker {
     int toMax = OPEN;
     if (ranks != null) {
       if (insideByFirstCharacter(bytes, offset, length)) {
-        // Most values of a long file: the first character alone puts them strictly inside.
         checkUtf8(bytes, offset, length);
         return;
       }
@@ -246,7 +253,10 @@ public final class CollationBoundsTracker {
     }
   }
 
-  /** Whether the first character alone puts the value strictly between the bounds. */
+  /**
+   * Whether the first character alone puts the value strictly between the bounds (never before the
+   * first value, nor without ranks: the bits are all clear then).
+   */
   private boolean insideByFirstCharacter(byte[] bytes, int offset, int length) {
     if (length == 0) {
       return false;
@@ -256,7 +266,7 @@ public final class CollationBoundsTracker {
       return ((lead < 64 ? insideAsciiLow : insideAsciiHigh) & (1L << lead)) != 0;
     }
     int cp = PrimaryRanks.codePointAt(bytes, offset, offset + length);
-    return cp >= 0 && (insideByFirst[cp >>> 6] & (1L << cp)) != 0;
+    return cp >= 0 && insideByFirst != null && (insideByFirst[cp >>> 6] & (1L << cp)) != 0;
   }
 
   /** Rebuilds the inside-by-first-character bits when the first rank of a bound has changed. */

@@ -1,5 +1,6 @@
 package io.flinkcollation.stats;
 
+import io.flinkcollation.collation.RankedComparator;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
@@ -78,6 +79,10 @@ public final class FileBoundsTracker {
       metricIds.add(metricId);
       accessors.add(Preconditions.checkNotNull(accessor, "accessor"));
       comparators.add(Preconditions.checkNotNull(order, "order"));
+      if (order instanceof RankedComparator) {
+        // Built here, when the writer opens, rather than with the first file's first row.
+        ((RankedComparator) order).primaryRanks();
+      }
       return this;
     }
 
