@@ -56,8 +56,11 @@ import org.apache.iceberg.types.Types;
  * runtime, which includes fixed costs (job start-up, table load, commit) that have nothing to do
  * with rows and dilute any difference per row. Each round therefore also runs a {@value
  * #FIXED_COST_ROWS}-row job per sink; the median of those is the sink's fixed cost, and the ratios
- * that decide are those of the time net of it. Ratios are taken per round between runs made one
- * after the other (robust to a machine whose load changes), then the median over rounds.
+ * that decide are those of the time net of it. Each run is also measured in CPU time of the one
+ * thread that runs the job's chain, which time taken by other processes on a shared machine does
+ * not inflate; the final ratio is that one, the wall-clock one is printed beside it. Ratios are
+ * taken within each round (robust to a machine whose load drifts), then the median over rounds; the
+ * order of the cases rotates from round to round.
  */
 public final class WriterBenchmark {
   static final String USAGE =
@@ -132,12 +135,13 @@ public final class WriterBenchmark {
             + " parallelism 1, warehouse %s%n",
         rows, rounds, dir);
     System.out.printf(
-        "Method: every round runs each case once, in turn, on a new table, and a %,d-row run per"
-            + " sink whose%n  median is the sink's fixed cost per job (start-up, table load, commit)."
-            + " Measured per run: the job's%n  net runtime (wall) and the CPU time of the thread"
-            + " that runs the whole chain (source, rows,%n  writer, committer), which other"
-            + " processes on the machine do not inflate. Rates net of the%n  fixed cost; ratios"
-            + " collation/stock per round between adjacent runs, then the median (range shown).%n",
+        "Method: every round runs each case once on a new table, starting with another case each"
+            + " round,%n  after a collected heap, and a %,d-row run per sink whose median is the"
+            + " sink's fixed cost per job%n  (start-up, table load, commit). Measured per run: the"
+            + " job's net runtime (wall) and the CPU time%n  of the thread that runs the whole chain"
+            + " (source, rows, writer, committer), which other processes on%n  the machine do not"
+            + " inflate. Rates are net of the fixed cost; ratios collation/stock are taken within"
+            + " each%n  round, then the median over rounds (their range shown).%n",
         FIXED_COST_ROWS);
     double minWallRatio = Double.MAX_VALUE;
     double minCpuRatio = Double.MAX_VALUE;
@@ -196,7 +200,9 @@ public final class WriterBenchmark {
           fixedCpu[sink][counted] = run.cpuMillis;
         }
       }
-      for (int c = 0; c < cases; c++) {
+      for (int k = 0; k < cases; k++) {
+        // Each round starts with another case, so that no case always runs in the same place.
+        int c = (k + round) % cases;
         Run run = run(rows, highCardinality, c - 1);
         if (counted >= 0) {
           wall[c][counted] = run.millis;
@@ -283,6 +289,7 @@ public final class WriterBenchmark {
    * One bounded job writing {@code rows} generated rows; {@code metrics} is -1 for stock Iceberg.
    */
   private Run run(long rows, boolean highCardinality, int metrics) throws Exception {
+    System.gc(); // every run starts from a collected heap, whatever the previous run left
     Table table = newTable(metrics, Map.of());
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
     env.setParallelism(1);
