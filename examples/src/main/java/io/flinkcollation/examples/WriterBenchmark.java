@@ -115,6 +115,16 @@ public final class WriterBenchmark {
       rounds = parsed.getLong("rounds", 5);
       trackerValues = parsed.getLong("tracker-values", 10_000_000);
       pruneRows = parsed.getLong("prune-rows", 2_000_000);
+      if (rows < 100 * FIXED_COST_ROWS) {
+        throw new IllegalArgumentException(
+            String.format(
+                "--rows must be at least %,d, so that a run's fixed cost stays a small part of it",
+                100 * FIXED_COST_ROWS));
+      }
+      if (rounds < 1 || trackerValues < 1 || pruneRows < 1) {
+        throw new IllegalArgumentException(
+            "--rounds, --tracker-values and --prune-rows must be at least 1");
+      }
     } catch (IllegalArgumentException e) {
       System.err.println("Error: " + e.getMessage());
       System.err.println("Usage: " + USAGE);
@@ -135,13 +145,13 @@ public final class WriterBenchmark {
             + " parallelism 1, warehouse %s%n",
         rows, rounds, dir);
     System.out.printf(
-        "Method: every round runs each case once on a new table, starting with another case each"
-            + " round,%n  after a collected heap, and a %,d-row run per sink whose median is the"
-            + " sink's fixed cost per job%n  (start-up, table load, commit). Measured per run: the"
-            + " job's net runtime (wall) and the CPU time%n  of the thread that runs the whole chain"
-            + " (source, rows, writer, committer), which other processes on%n  the machine do not"
-            + " inflate. Rates are net of the fixed cost; ratios collation/stock are taken within"
-            + " each%n  round, then the median over rounds (their range shown).%n",
+        "Method: every round runs each case once on a new table, from a collected heap, starting"
+            + " with%n  another case each round, plus a %,d-row run per sink whose median is the"
+            + " sink's fixed cost%n  per job (start-up, table load, commit). Measured per run: the"
+            + " job's net runtime (wall) and%n  the CPU time of the one thread that runs the whole"
+            + " chain (source, rows, writer, committer),%n  which other processes on the machine"
+            + " do not inflate. Rates are net of the fixed cost; ratios%n  collation/stock are"
+            + " taken within each round, then the median over rounds (their range shown).%n",
         FIXED_COST_ROWS);
     double minWallRatio = Double.MAX_VALUE;
     double minCpuRatio = Double.MAX_VALUE;

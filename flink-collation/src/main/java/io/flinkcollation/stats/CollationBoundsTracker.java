@@ -155,12 +155,12 @@ public final class CollationBoundsTracker {
     int toMax = OPEN;
     if (ranks != null) {
       if (insideByFirstCharacter(bytes, offset, length)) {
-        checkUtf8(bytes, offset, length);
+        checkUtf8(bytes, offset, length); // a value copied out of several segments
         return;
       }
+      // Character by character against the ranks of both bounds, until they differ.
       int end = offset + length;
       int next = ranks.next(bytes, offset, end);
-      // Then character by character against the ranks of both bounds.
       int pos = offset;
       for (int i = 0; next != PrimaryRanks.STOP; i++) {
         if (next == PrimaryRanks.END) {
