@@ -428,7 +428,10 @@ public final class WriterBenchmark {
     }
   }
 
-  /** The naive tracker: every value decoded and compared with both bounds (decision 7 ties). */
+  /**
+   * The naive tracker: every value decoded and compared with both bounds (ties as in
+   * docs/spec-notes.md#ties).
+   */
   private static final class PlainTracker {
     private final Comparator<String> order;
     private String min;

@@ -337,7 +337,9 @@ class InspectTableTest {
     return names;
   }
 
-  /** Min and max under the collation; ties keep the byte-order smaller (DESIGN.md decision 7). */
+  /**
+   * Min and max under the collation; ties keep the byte-order smaller (docs/spec-notes.md#ties).
+   */
   private static CollationBounds bounds(int metricId, List<String> values) {
     Comparator<String> order = Collations.resolve(CI).newComparator();
     Comparator<String> bytes = Collations.resolve(Collations.UTF8).newComparator();

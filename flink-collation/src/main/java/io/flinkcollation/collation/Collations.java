@@ -12,7 +12,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Entry point for collation names: checks the {@code <provider>.<name>} form, finds the provider
- * through {@link ServiceLoader} and lets it canonicalise and resolve the rest (spec "Collations").
+ * through {@link ServiceLoader} and lets it canonicalise and resolve the rest
+ * (docs/spec-notes.md#rules-followed).
  */
 public final class Collations {
 

@@ -17,7 +17,8 @@ final class IcuCollation implements Collation {
     this.name = spec.canonicalName();
     this.rtrim = spec.rtrim;
     RuleBasedCollator collator = (RuleBasedCollator) Collator.getInstance(new ULocale(spec.locale));
-    // Spark's mapping of case/accent sensitivity onto ICU strength (DESIGN.md decision 4).
+    // Spark's mapping of case/accent sensitivity onto ICU strength
+    // (docs/spec-notes.md#icu-strength).
     if (spec.caseInsensitive) {
       collator.setStrength(spec.accentInsensitive ? Collator.PRIMARY : Collator.SECONDARY);
     } else if (spec.accentInsensitive) {

@@ -14,7 +14,7 @@ import java.util.concurrent.ConcurrentMap;
 
 /**
  * The {@code icu} provider: {@code icu.<locale>[-modifier]*} over ICU4J's Unicode Collation
- * Algorithm with CLDR tailorings (DESIGN.md decision 4).
+ * Algorithm with CLDR tailorings (docs/spec-notes.md#names).
  *
  * <p>The locale is an ICU locale id in underscore form ({@code en_US}, {@code sr_Latn_RS}, {@code
  * root}). Unknown locales are errors: ICU itself would silently fall back to the root order.

@@ -2,7 +2,7 @@ package io.flinkcollation.collation;
 
 /**
  * Whether trailing spaces take part in comparison (SQL's pad characteristic; the spec's open review
- * question, DESIGN.md decision 6).
+ * question, docs/spec-notes.md#pad).
  */
 public enum PadAttribute {
   /** Trailing spaces count: {@code 'a '} sorts after {@code 'a'}. ICU's default. */

@@ -19,7 +19,7 @@ import java.util.List;
  *
  * <p>Built once per collation from the collator itself. A character is ranked only when its
  * collation elements cannot depend on its neighbours and carry exactly one non-zero primary weight
- * (DESIGN.md "Performance notes"):
+ * (docs/design.md#tracker):
  *
  * <ul>
  *   <li>never ranked: a character whose mapping depends on the text before it (a prefix mapping,

@@ -6,7 +6,7 @@ import java.util.Comparator;
 
 /**
  * UTF-8 byte order, the reserved name {@code utf8}: exactly what an uncollated string field uses
- * (spec "Collations"). It has no version and never has collation metrics.
+ * (docs/spec-notes.md#rules-followed). It has no version and never has collation metrics.
  */
 final class Utf8Collation implements Collation {
   static final Utf8Collation INSTANCE = new Utf8Collation();

@@ -2,11 +2,12 @@ package io.flinkcollation.metadata;
 
 import java.io.Serializable;
 import java.util.Objects;
-import org.apache.flink.util.Preconditions;
+import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
 
 /**
- * One {@code collation-metrics} entry (spec "Collation Bounds"): the field id whose stats hold the
- * bounds, the collation they are produced for, and the provider version they were selected under.
+ * One {@code collation-metrics} entry (docs/spec-notes.md#rules-followed): the field id whose stats
+ * hold the bounds, the collation they are produced for, and the provider version they were selected
+ * under.
  */
 public final class CollationMetric implements Serializable {
   private static final long serialVersionUID = 1L;

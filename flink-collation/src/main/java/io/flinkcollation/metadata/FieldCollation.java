@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import org.apache.flink.util.Preconditions;
+import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
 
 /**
  * The collation annotation of one string field (top level or nested, keyed by its own field id) and
@@ -90,9 +90,10 @@ public final class FieldCollation implements Serializable {
 
   /**
    * Whether the provider named by {@code collation} runs here. A table annotated by an engine with
-   * another provider must stay readable (its bounds are just unusable here, spec "Collations"), so
-   * only names of installed providers can be checked for their canonical form; a name without a
-   * provider part is always checked, which rejects it with the {@link Collations} message.
+   * another provider must stay readable (its bounds are just unusable here,
+   * docs/spec-notes.md#rules-followed), so only names of installed providers can be checked for
+   * their canonical form; a name without a provider part is always checked, which rejects it with
+   * the {@link Collations} message.
    */
   private static boolean providerInstalled(String collation) {
     int dot = collation == null ? -1 : collation.indexOf('.');

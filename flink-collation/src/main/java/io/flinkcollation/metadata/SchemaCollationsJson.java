@@ -40,8 +40,8 @@ import org.apache.iceberg.types.Types;
  * a position that is not a {@code string} is an error.
  *
  * <p>Released Iceberg keeps the model in the {@value TableCollations#PROPERTY} table property
- * instead (DESIGN.md decision 1); this form exists so that moving into the schema, once Iceberg
- * carries these attributes, changes the carrier and not the model. {@link
+ * instead (docs/design.md#declarations); this form exists so that moving into the schema, once
+ * Iceberg carries these attributes, changes the carrier and not the model. {@link
  * SchemaParser#fromJson(String)} ignores the attributes, so the JSON stays a valid schema for
  * collation-unaware readers and gives the schema itself.
  */

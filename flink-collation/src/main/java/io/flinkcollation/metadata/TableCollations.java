@@ -9,9 +9,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
-import org.apache.flink.util.Preconditions;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
 import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
 
@@ -19,7 +19,7 @@ import org.apache.iceberg.types.Types;
  * A table's collation annotations and collation metric fields, keyed by the annotated field's id.
  *
  * <p>Released Iceberg drops unknown schema attributes, so the model is stored in the table property
- * {@value #PROPERTY} (DESIGN.md decision 1); {@link SchemaCollationsJson} renders the spec's
+ * {@value #PROPERTY} (docs/design.md#declarations); {@link SchemaCollationsJson} renders the spec's
  * in-schema form of the same model. Instances are immutable.
  */
 public final class TableCollations implements Serializable {

@@ -20,8 +20,8 @@ import java.util.Optional;
  *   "collation-metrics":[{"id":1001,"collation":"icu.en_US-ci","version":"153.136.0.0"}]}]}</pre>
  *
  * The keys inside a field entry are the spec's field attributes (Appendix C). An entry whose
- * collation is {@code utf8} means no collation (spec "Collations") and is read as absent; with
- * metrics it is an error.
+ * collation is {@code utf8} means no collation (docs/spec-notes.md#rules-followed) and is read as
+ * absent; with metrics it is an error.
  */
 final class TableCollationsJson {
   /** Strict: a repeated key or trailing text is an error, not a silent last-one-wins. */

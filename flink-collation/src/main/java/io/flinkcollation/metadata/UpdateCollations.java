@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import org.apache.flink.util.Preconditions;
 import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
@@ -15,6 +14,7 @@ import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableOperations;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.exceptions.CommitFailedException;
+import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
 import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.TypeUtil;
 import org.apache.iceberg.types.Types;
@@ -34,7 +34,7 @@ import org.apache.iceberg.util.Tasks;
  *
  * Columns are named by path: {@code name}, {@code address.city}, {@code tags.element}, {@code
  * attrs.key}, {@code attrs.value}. New metric ids are reserved by raising {@code last-column-id} in
- * the same commit (DESIGN.md decision 3). Changes are re-applied to fresh metadata when a
+ * the same commit (docs/design.md#metric-ids). Changes are re-applied to fresh metadata when a
  * concurrent commit wins, as Iceberg retries its own commits.
  */
 public final class UpdateCollations {
@@ -151,7 +151,8 @@ public final class UpdateCollations {
     }
     TableMetadata.Builder updated = TableMetadata.buildFrom(base);
     if (draft.lastColumnId > base.lastColumnId()) {
-      // Reserves the metric ids: a later addColumn allocates above them (spec "Collation Bounds").
+      // Reserves the metric ids: a later addColumn allocates above them
+      // (docs/spec-notes.md#rules-followed).
       updated.setCurrentSchema(base.schema(), draft.lastColumnId);
     }
     if (draft.collations.isEmpty()) {

@@ -9,16 +9,16 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Collectors;
-import org.apache.flink.util.Preconditions;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
 import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
 
 /**
  * A collated column as this reader sees it: its declared collation and metrics, and what the
  * running providers resolve that collation to. A metric is usable for pruning only when its
- * (collation, version) is exactly the resolved one (spec "Readers").
+ * (collation, version) is exactly the resolved one (docs/spec-notes.md#readers).
  *
  * <p>Instances are immutable; the resolved {@link Collation} is shared, comparators are not.
  */

@@ -12,12 +12,12 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import org.apache.flink.util.Preconditions;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
 
 /**
  * The collation facts of one data file: its record count and, for every metric the table declares,
@@ -50,7 +50,7 @@ public final class CollationFileReport {
     Preconditions.checkArgument(table != null, "Cannot report on files: table is null");
     Set<Integer> metricIds = TableCollations.fromTable(table).metrics().keySet();
     List<CollationFileReport> reports = new ArrayList<>();
-    // includeColumnStats() keeps the metric ids' bounds (DESIGN.md decision 2).
+    // includeColumnStats() keeps the metric ids' bounds (docs/design.md#bounds).
     try (CloseableIterable<FileScanTask> tasks = table.newScan().includeColumnStats().planFiles()) {
       for (FileScanTask task : tasks) {
         reports.add(of(task.file(), metricIds));

@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.stream.Collectors;
-import org.apache.flink.util.Preconditions;
+import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
 
 /**
  * A predicate on one string column, evaluated under a collation: by default the column's own, or
@@ -36,7 +36,7 @@ public final class CollationPredicate implements Serializable {
     GREATER_THAN(">"),
     GREATER_THAN_OR_EQUAL(">="),
     IN("IN"),
-    /** A prefix match; never prunes (spec "Readers"). */
+    /** A prefix match; never prunes (docs/spec-notes.md#readers). */
     STARTS_WITH("STARTS_WITH");
 
     private final String symbol;
@@ -174,7 +174,7 @@ public final class CollationPredicate implements Serializable {
         return order.compare(upper, values.get(0)) >= 0;
       case STARTS_WITH:
       default:
-        // Prefix relations are not preserved under a collation order (spec "Readers").
+        // Prefix relations are not preserved under a collation order (docs/spec-notes.md#readers).
         return true;
     }
   }

@@ -11,16 +11,16 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
-import org.apache.flink.util.Preconditions;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableScan;
 import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
 
 /**
  * Plans the data files a predicate on a collated column must scan, pruning with collation bounds
- * only (spec "Readers", DESIGN.md decision 10).
+ * only (docs/spec-notes.md#readers).
  *
  * <pre>{@code
  * CollationPredicate predicate = CollationPredicate.equal("name", "ÉMILE");
@@ -106,7 +106,7 @@ public final class CollationScan {
   private TableScan newTableScan() {
     // No row filter: Iceberg would prune on partitions and byte-order bounds, which must not be
     // used for a collated predicate. includeColumnStats() keeps every id's bounds, the metric ids
-    // included; selecting stats of named columns would drop them (DESIGN.md decision 2).
+    // included; selecting stats of named columns would drop them (docs/design.md#bounds).
     TableScan scan = table.newScan().includeColumnStats();
     return snapshotId == null ? scan : scan.useSnapshot(snapshotId);
   }

@@ -14,7 +14,7 @@ public final class FileDecision {
     OUTSIDE_BOUNDS,
     /** Scanned: the file's collation bounds admit a matching value. */
     WITHIN_BOUNDS,
-    /** Scanned: prefix predicates never prune (spec "Readers"). */
+    /** Scanned: prefix predicates never prune (docs/spec-notes.md#readers). */
     PREFIX_PREDICATE,
     /** Scanned: the predicate's collation is not the column's collation. */
     COLLATION_MISMATCH,

@@ -24,9 +24,9 @@ import org.apache.iceberg.io.FileAppenderFactory;
 import org.apache.iceberg.io.OutputFile;
 
 /**
- * The one place that hooks into Iceberg's file writing (DESIGN.md "Data flow"): Iceberg's own Flink
- * appenders write every file, and each appender is wrapped so that every row also reaches the
- * collation bounds tracker of that file, and the file's metrics are Iceberg's plus the bounds.
+ * The one place that hooks into Iceberg's file writing (docs/design.md#appender-hook): Iceberg's
+ * own Flink appenders write every file, and each appender is wrapped so that every row also reaches
+ * the collation bounds tracker of that file, and the file's metrics are Iceberg's plus the bounds.
  *
  * <p>Iceberg 1.11 offers no per-file hook on its non-deprecated {@code FlinkFileWriterFactory} (its
  * data writers build their appenders privately), so this wraps the deprecated {@link

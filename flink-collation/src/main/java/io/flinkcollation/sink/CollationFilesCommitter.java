@@ -32,8 +32,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The single committer: stages the files of each checkpoint in its state and commits them to the
- * table when the checkpoint completes, exactly once across failures and restarts (DESIGN.md "Data
- * flow").
+ * table when the checkpoint completes, exactly once across failures and restarts
+ * (docs/design.md#exactly-once).
  *
  * <p>Every commit records {@value #JOB_ID}, {@value #OPERATOR_ID} and {@value #MAX_COMMITTED} in
  * the snapshot summary, the keys Iceberg's own Flink committer uses. On restore, the staged files

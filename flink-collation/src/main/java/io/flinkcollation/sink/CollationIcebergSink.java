@@ -34,7 +34,7 @@ import org.apache.iceberg.types.Types;
 
 /**
  * A Flink DataStream sink into an Iceberg table that writes, with every data file, the exact
- * collation bounds of the table's collation metrics (spec "Collation Bounds").
+ * collation bounds of the table's collation metrics (docs/spec-notes.md#rules-followed).
  *
  * <pre>{@code
  * CollationIcebergSink.forRowData(rows)

@@ -54,10 +54,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>In {@code open()} it loads the table, reads its collation metrics and resolves each against
  * the running providers: a metric is written only when the provider resolves exactly its
- * (collation, version) (DESIGN.md decision 9). Collators are built here, one per subtask. Its state
- * records the (collation, version) of every metric it writes; a job restored from a state that
- * wrote a metric under another (collation, version) than this run resolves stops writing bounds for
- * that metric rather than mislabel them.
+ * (collation, version) (docs/design.md#unsupported-versions). Collators are built here, one per
+ * subtask. Its state records the (collation, version) of every metric it writes; a job restored
+ * from a state that wrote a metric under another (collation, version) than this run resolves stops
+ * writing bounds for that metric rather than mislabel them.
  */
 final class CollationStreamWriter extends AbstractStreamOperator<WrittenFiles>
     implements OneInputStreamOperator<RowData, WrittenFiles>, BoundedOneInput {
@@ -212,7 +212,7 @@ final class CollationStreamWriter extends AbstractStreamOperator<WrittenFiles>
     if (!metric.matches(running.name(), running.version())) {
       LOG.warn(
           "Collation {} of table {}: the running provider resolves '{}' at version {}, not {};"
-              + " files written by this job get no bounds for metric {} (DESIGN.md decision 9)",
+              + " files written by this job get no bounds for metric {} (docs/design.md#unsupported-versions)",
           metric,
           table.name(),
           running.name(),

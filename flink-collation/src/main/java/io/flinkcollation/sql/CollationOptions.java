@@ -32,7 +32,7 @@ import org.apache.iceberg.flink.FlinkWriteOptions;
  *
  * <p>The table property {@value TableCollations#PROPERTY} that stores the model is never a Flink
  * option: the SQL layer hides it and rejects it in DDL, so collations change only through these
- * options (and thus always with their metric fields, DESIGN.md decision 3).
+ * options (and thus always with their metric fields, docs/design.md#metric-ids).
  */
 public final class CollationOptions {
 

@@ -2,11 +2,11 @@ package io.flinkcollation.stats;
 
 import java.io.Serializable;
 import java.util.Objects;
-import org.apache.flink.util.Preconditions;
+import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
 
 /**
  * A data file's exact minimum and maximum of one collation metric, as original values (not sort
- * keys: spec "Collation Bounds").
+ * keys: docs/spec-notes.md#rules-followed).
  */
 public final class CollationBounds implements Serializable {
   private static final long serialVersionUID = 1L;

@@ -10,11 +10,12 @@ import org.apache.flink.core.memory.MemorySegment;
 import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.data.binary.BinarySegmentUtils;
 import org.apache.flink.table.data.binary.BinaryStringData;
-import org.apache.flink.util.Preconditions;
+import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
 
 /**
- * The exact minimum and maximum of one collation metric's values in one data file (spec "Collation
- * Bounds"). One instance per (file, metric); not thread-safe; the comparator is the subtask's own.
+ * The exact minimum and maximum of one collation metric's values in one data file
+ * (docs/spec-notes.md#rules-followed). One instance per (file, metric); not thread-safe; the
+ * comparator is the subtask's own.
  *
  * <p>Contract, whatever the arrival order of the values:
  *
@@ -22,15 +23,16 @@ import org.apache.flink.util.Preconditions;
  *   <li>{@code null} values are skipped; a file with no other value has {@link Outcome#NO_VALUES}.
  *   <li>The lower bound is the minimum under the collation, the upper bound the maximum; among
  *       values equal under the collation but different in bytes, both bounds keep the one that is
- *       smaller in UTF-8 byte order (DESIGN.md decision 7).
+ *       smaller in UTF-8 byte order (docs/spec-notes.md#ties).
  *   <li>A value that is not valid UTF-8 makes the whole metric {@link Outcome#INVALID_UTF8} for
  *       this file; a final bound longer than {@code maxBoundLength} code points makes it {@link
- *       Outcome#BOUND_TOO_LONG}. Bounds are never truncated or approximated (decision 8).
+ *       Outcome#BOUND_TOO_LONG}. Bounds are never truncated or approximated
+ *       (docs/spec-notes.md#never-bounded).
  * </ul>
  *
- * <p>Cost (DESIGN.md "Performance notes"). A value is read in place from its memory segment. When
- * the comparator is a {@link RankedComparator}, the collation's {@link PrimaryRanks} decide most
- * values without the collator: one bit per first character, kept for the first ranks of the current
+ * <p>Cost (docs/design.md#tracker). A value is read in place from its memory segment. When the
+ * comparator is a {@link RankedComparator}, the collation's {@link PrimaryRanks} decide most values
+ * without the collator: one bit per first character, kept for the first ranks of the current
  * bounds, tells whether the first character alone puts a value strictly inside, as it does for most
  * values of a long file; otherwise the value's ranks are walked against those of the minimum and
  * the maximum until they differ, which makes it inside or a new bound. Such values are then only

@@ -17,7 +17,7 @@ import org.apache.iceberg.types.Types;
 /**
  * The codec between {@link CollationBounds} and Iceberg file stats: a metric's bounds are the
  * {@code lower_bounds}/{@code upper_bounds} entries of the metric id, encoded as Iceberg strings
- * (DESIGN.md decision 2). Bounds are tight by construction, so presence of both means usable.
+ * (docs/design.md#bounds). Bounds are tight by construction, so presence of both means usable.
  */
 public final class CollationStats {
 

@@ -6,7 +6,7 @@ import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import org.apache.flink.table.data.RowData;
-import org.apache.flink.util.Preconditions;
+import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
 
 /**
  * The collation bounds of every tracked metric of one data file: each row written to the file goes
@@ -64,7 +64,8 @@ public final class FileBoundsTracker {
     private final int maxBoundLength;
 
     /**
-     * @param maxBoundLength the longest bound kept, in code points (DESIGN.md decision 8)
+     * @param maxBoundLength the longest bound kept, in code points
+     *     (docs/spec-notes.md#never-bounded)
      */
     public Factory(int maxBoundLength) {
       Preconditions.checkArgument(

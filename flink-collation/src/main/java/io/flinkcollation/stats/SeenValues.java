@@ -5,8 +5,8 @@ import java.util.Arrays;
 /**
  * A bounded set of UTF-8 values, by their bytes: the values a tracker has already accounted for in
  * its file. The bounds of a file are the least and greatest values under two total orders
- * (collation, then bytes: DESIGN.md decision 7), so a value seen before can never move them again
- * and is skipped without being validated, decoded or compared.
+ * (collation, then bytes: docs/spec-notes.md#ties), so a value seen before can never move them
+ * again and is skipped without being validated, decoded or compared.
  *
  * <p>Open addressing over a byte arena; lookups allocate nothing. It stops taking values when it
  * holds {@link #MAX_VALUES} of them or {@link #MAX_BYTES} bytes, so a high-cardinality column costs

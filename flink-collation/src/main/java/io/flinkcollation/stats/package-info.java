@@ -5,9 +5,9 @@
  * io.flinkcollation.stats.FileBoundsTracker} per file, {@link
  * io.flinkcollation.stats.StringPositionAccessor} to find the values in a row), and their codec to
  * and from Iceberg file stats (the metric id's {@code lower_bounds} and {@code upper_bounds},
- * DESIGN.md decision 2).
+ * docs/design.md#bounds).
  *
- * <p>It never approximates: a bound is exact or absent (spec "Collation Bounds"). It does not know
- * which metrics a table declares or which versions the running provider supports.
+ * <p>It never approximates: a bound is exact or absent (docs/spec-notes.md#rules-followed). It does
+ * not know which metrics a table declares or which versions the running provider supports.
  */
 package io.flinkcollation.stats;

@@ -43,7 +43,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A table carrying collations, reserved metric ids and collation bounds stays an ordinary Iceberg
- * table for collation-unaware readers (spec "Collation Bounds": they ignore all of it).
+ * table for collation-unaware readers (docs/spec-notes.md#rules-followed: they ignore all of it).
  */
 class CollationUnawareReadersTest {
 
@@ -98,7 +98,7 @@ class CollationUnawareReadersTest {
   /**
    * A table with collations on a top-level, a list element and a map value, their metrics, and one
    * data file written by Iceberg's generic writer whose stats also hold collation bounds under the
-   * metric ids (DESIGN.md decision 2), as the collation sink writes them.
+   * metric ids (docs/design.md#bounds), as the collation sink writes them.
    */
   private Table collatedTableWithOneFile() throws Exception {
     HadoopCatalog catalog = new HadoopCatalog(new Configuration(), warehouse.toUri().toString());

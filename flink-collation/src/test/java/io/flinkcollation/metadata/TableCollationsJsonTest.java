@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** The model and its {@code collations} property form (DESIGN.md decision 1). */
+/** The model and its {@code collations} property form (docs/design.md#declarations). */
 class TableCollationsJsonTest {
 
   private static final String CI = "icu.en_US-ci";

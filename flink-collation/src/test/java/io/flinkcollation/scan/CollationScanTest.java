@@ -40,7 +40,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** Pruning with collation bounds on real tables (spec "Readers", DESIGN.md decision 10). */
+/** Pruning with collation bounds on real tables (docs/spec-notes.md#readers). */
 class CollationScanTest {
 
   private static final String CI = "icu.en_US-ci";

@@ -88,7 +88,7 @@ final class CollationTestTables {
 
   /**
    * The exact bounds of {@code values} under {@code order}, ties kept by the byte-order smaller
-   * value (DESIGN.md decision 7); null when there is no non-null value.
+   * value (docs/spec-notes.md#ties); null when there is no non-null value.
    */
   static CollationBounds boundsOf(
       int metricId, Comparator<String> order, Collection<String> values) {

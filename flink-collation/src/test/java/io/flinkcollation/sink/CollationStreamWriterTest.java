@@ -34,10 +34,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The writer's (collation, version) state (DESIGN.md "Data flow", decision 9): a job restored under
- * another provider version stops writing bounds for the version it can no longer produce, keeps
- * writing them when the version is unchanged, and fills a metric declared for the new version. Uses
- * the {@code test} provider, whose version a test can set.
+ * The writer's (collation, version) state (docs/design.md#unsupported-versions): a job restored
+ * under another provider version stops writing bounds for the version it can no longer produce,
+ * keeps writing them when the version is unchanged, and fills a metric declared for the new
+ * version. Uses the {@code test} provider, whose version a test can set.
  */
 class CollationStreamWriterTest {
 

@@ -35,7 +35,7 @@ import org.apache.iceberg.util.UnicodeUtil;
  * Checks a table's committed collation bounds against its data: for every data file, the rows are
  * read back ({@link DataFileRows}) and each declared metric's minimum and maximum recomputed with
  * the same collation and the tie rule (among collation-equal values the byte-order smaller one,
- * DESIGN.md decision 7). Also checks that Iceberg's byte-order bounds of the source columns are
+ * docs/spec-notes.md#ties). Also checks that Iceberg's byte-order bounds of the source columns are
  * there and match the data.
  */
 public final class CollationBoundsAssert {
