@@ -13,14 +13,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.apache.flink.api.common.state.ListState;
-import org.apache.flink.api.common.state.ListStateDescriptor;
-import org.apache.flink.api.common.typeinfo.BasicTypeInfo;
-import org.apache.flink.api.java.tuple.Tuple3;
-import org.apache.flink.api.java.typeutils.TupleTypeInfo;
 import org.apache.flink.configuration.Configuration;
-import org.apache.flink.runtime.state.StateInitializationContext;
-import org.apache.flink.runtime.state.StateSnapshotContext;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.BoundedOneInput;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
@@ -55,9 +48,14 @@ import org.slf4j.LoggerFactory;
  * <p>In {@code open()} it loads the table, reads its collation metrics and resolves each against
  * the running providers: a metric is written only when the provider resolves exactly its
  * (collation, version) (docs/design.md#unsupported-versions). Collators are built here, one per
- * subtask. Its state records the (collation, version) of every metric it writes; a job restored
- * from a state that wrote a metric under another (collation, version) than this run resolves stops
- * writing bounds for that metric rather than mislabel them.
+ * subtask.
+ *
+ * <p>The writer keeps no state of its own: every file is closed before the checkpoint barrier, so
+ * no file spans a restore, and a metric id names one (collation, version) forever, so the
+ * resolution in {@code open()} alone decides every bound a run writes. Keeping no union list state
+ * also lets checkpoints complete after some writer subtasks finished (Flink refuses them for
+ * operators with union list state). The writer state of earlier snapshots of this project is
+ * restored by Flink and ignored here (docs/design.md#writer-state).
  */
 final class CollationStreamWriter extends AbstractStreamOperator<WrittenFiles>
     implements OneInputStreamOperator<RowData, WrittenFiles>, BoundedOneInput {
@@ -67,22 +65,11 @@ final class CollationStreamWriter extends AbstractStreamOperator<WrittenFiles>
   /** The checkpoint id of the files closed at end of input. */
   static final long END_OF_INPUT = Long.MAX_VALUE;
 
-  private static final ListStateDescriptor<Tuple3<Integer, String, String>> METRICS_STATE =
-      new ListStateDescriptor<>(
-          "collation-metrics-written",
-          new TupleTypeInfo<>(
-              BasicTypeInfo.INT_TYPE_INFO,
-              BasicTypeInfo.STRING_TYPE_INFO,
-              BasicTypeInfo.STRING_TYPE_INFO));
-
   private final TableLoader tableLoader;
   private final RowType rowType;
   private final Map<String, String> writeOptions;
   private final int maxBoundLength;
 
-  private transient ListState<Tuple3<Integer, String, String>> metricsState;
-  private transient Map<Integer, CollationMetric> restoredMetrics;
-  private transient List<CollationMetric> writtenMetrics;
   private transient CollationWriterMetrics writerMetrics;
 
   private transient Table table;
@@ -103,18 +90,6 @@ final class CollationStreamWriter extends AbstractStreamOperator<WrittenFiles>
     this.rowType = rowType;
     this.writeOptions = new HashMap<>(writeOptions);
     this.maxBoundLength = maxBoundLength;
-  }
-
-  @Override
-  public void initializeState(StateInitializationContext context) throws Exception {
-    super.initializeState(context);
-    metricsState = context.getOperatorStateStore().getUnionListState(METRICS_STATE);
-    restoredMetrics = new HashMap<>();
-    if (context.isRestored()) {
-      for (Tuple3<Integer, String, String> entry : metricsState.get()) {
-        restoredMetrics.put(entry.f0, CollationMetric.of(entry.f0, entry.f1, entry.f2));
-      }
-    }
   }
 
   @Override
@@ -161,7 +136,7 @@ final class CollationStreamWriter extends AbstractStreamOperator<WrittenFiles>
   private int resolveMetrics(Schema writeSchema, FileBoundsTracker.Factory trackers) {
     TableCollations collations = TableCollations.fromTable(table);
     Map<String, Comparator<String>> comparators = new HashMap<>();
-    writtenMetrics = new ArrayList<>();
+    List<CollationMetric> writtenMetrics = new ArrayList<>();
     int unsupported = 0;
     for (CollationMetric metric : collations.metrics().values()) {
       int fieldId = collations.fieldOfMetric(metric.id()).orElseThrow().fieldId();
@@ -221,20 +196,6 @@ final class CollationStreamWriter extends AbstractStreamOperator<WrittenFiles>
           metric.id());
       return Optional.empty();
     }
-    CollationMetric restored = restoredMetrics.get(metric.id());
-    if (restored != null && !restored.matches(running.name(), running.version())) {
-      LOG.warn(
-          "Collation {} of table {}: the restored job wrote it as ({}, {}) but this run resolves"
-              + " ({}, {}); files written from now on get no bounds for metric {}",
-          metric,
-          table.name(),
-          restored.collation(),
-          restored.version(),
-          running.name(),
-          running.version(),
-          metric.id());
-      return Optional.empty();
-    }
     return Optional.of(running);
   }
 
@@ -290,16 +251,6 @@ final class CollationStreamWriter extends AbstractStreamOperator<WrittenFiles>
   public void prepareSnapshotPreBarrier(long checkpointId) throws Exception {
     super.prepareSnapshotPreBarrier(checkpointId);
     flush(checkpointId);
-  }
-
-  @Override
-  public void snapshotState(StateSnapshotContext context) throws Exception {
-    super.snapshotState(context);
-    List<Tuple3<Integer, String, String>> entries = new ArrayList<>();
-    for (CollationMetric metric : writtenMetrics) {
-      entries.add(Tuple3.of(metric.id(), metric.collation(), metric.version()));
-    }
-    metricsState.update(entries);
   }
 
   @Override
