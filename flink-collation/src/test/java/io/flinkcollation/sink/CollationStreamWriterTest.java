@@ -3,8 +3,6 @@ package io.flinkcollation.sink;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.flinkcollation.collation.TestCollationProvider;
-import io.flinkcollation.metadata.CollationMetric;
-import io.flinkcollation.metadata.FieldCollation;
 import io.flinkcollation.metadata.TableCollations;
 import io.flinkcollation.metadata.UpdateCollations;
 import io.flinkcollation.stats.CollationBounds;
@@ -153,38 +151,6 @@ class CollationStreamWriterTest {
       int v2 = metricFor("2");
       assertThat(emittedBounds(writer))
           .containsExactly(Map.entry(v2, CollationBounds.of(v2, "x", "Y")));
-    }
-  }
-
-  @Test
-  void aMetricTheRestoredStateWroteUnderAnotherVersionGetsNoBounds() throws Exception {
-    OperatorSubtaskState state = checkpointUnderVersion1();
-    // The table now labels the same metric id with version 2 (its metadata was rewritten by hand),
-    // and the provider is at 2: only the writer's state knows the id was written under 1.
-    int v1 = metricFor("1");
-    TableCollations relabelled =
-        TableCollations.of(
-            List.of(
-                FieldCollation.of(
-                    2,
-                    TestCollationProvider.UPPER,
-                    List.of(CollationMetric.of(v1, TestCollationProvider.UPPER, "2")))));
-    table.updateProperties().set(TableCollations.PROPERTY, relabelled.toJson()).commit();
-    TestCollationProvider.setVersion("2");
-    try (OneInputStreamOperatorTestHarness<RowData, WrittenFiles> writer = harness()) {
-      writer.initializeState(state);
-      writer.open();
-      write(writer, "x", "Y");
-      writer.endInput();
-      assertThat(emittedBounds(writer)).isEmpty();
-    }
-    // A fresh job (no state) under version 2 trusts the table.
-    try (OneInputStreamOperatorTestHarness<RowData, WrittenFiles> writer = harness()) {
-      writer.open();
-      write(writer, "x", "Y");
-      writer.endInput();
-      assertThat(emittedBounds(writer))
-          .containsExactly(Map.entry(v1, CollationBounds.of(v1, "x", "Y")));
     }
   }
 }
