@@ -58,7 +58,6 @@ public class CollationCatalog extends FlinkCatalog {
   // Options Iceberg's catalog reserves (its package-private FlinkCreateTableOptions): the connector
   // and source catalog that getTable adds for CREATE TABLE ... LIKE, and the table location.
   static final String CONNECTOR = "connector";
-  static final String SRC_CATALOG = "src-catalog";
   static final String LOCATION = "location";
 
   private final IcebergCatalogLoader catalogLoader;
@@ -128,7 +127,7 @@ public class CollationCatalog extends FlinkCatalog {
       throws CatalogException, TableAlreadyExistException {
     // As Iceberg: a connector table is only created here by CREATE TABLE ... LIKE.
     String connector = table.getOptions().get(CONNECTOR);
-    if (connector != null && !table.getOptions().containsKey(SRC_CATALOG)) {
+    if (connector != null && !table.getOptions().containsKey(SourceCatalog.KEY)) {
       throw new ValidationException(
           String.format(
               "Cannot create table %s with option '%s' = '%s' in catalog '%s': tables of an"
@@ -136,6 +135,7 @@ public class CollationCatalog extends FlinkCatalog {
                   + " with that connector in a catalog of another type",
               tablePath, CONNECTOR, connector, getName(), CollationCatalogFactory.IDENTIFIER));
     }
+    SensitiveOptions.checkSupplied(table.getOptions(), tablePath.getFullName());
     Preconditions.checkArgument(
         table instanceof ResolvedCatalogTable,
         "Cannot create table %s: the table is not resolved (%s)",
@@ -199,12 +199,12 @@ public class CollationCatalog extends FlinkCatalog {
   private static boolean isManaged(String key) {
     return TableCollations.PROPERTY.equals(key)
         || CONNECTOR.equalsIgnoreCase(key)
-        || SRC_CATALOG.equalsIgnoreCase(key);
+        || SourceCatalog.KEY.equalsIgnoreCase(key);
   }
 
   private static boolean isReserved(String key) {
     return CONNECTOR.equalsIgnoreCase(key)
-        || SRC_CATALOG.equalsIgnoreCase(key)
+        || SourceCatalog.KEY.equalsIgnoreCase(key)
         || LOCATION.equalsIgnoreCase(key);
   }
 
@@ -241,7 +241,17 @@ public class CollationCatalog extends FlinkCatalog {
       Table table = loadTable(tablePath);
       options.putAll(CollationOptions.render(TableCollations.fromTable(table), table.schema()));
     }
-    return iceberg.copy(options);
+    return iceberg.copy(redacted(options));
+  }
+
+  /**
+   * The options as this catalog shows them: credentials hidden, those of the table and those of the
+   * catalog that Iceberg records for {@code CREATE TABLE ... LIKE}.
+   */
+  private static Map<String, String> redacted(Map<String, String> options) {
+    Map<String, String> shown = SensitiveOptions.redact(options);
+    shown.computeIfPresent(SourceCatalog.KEY, (key, json) -> SourceCatalog.redacted(json));
+    return shown;
   }
 
   /** The Iceberg table at {@code tablePath}, current. */

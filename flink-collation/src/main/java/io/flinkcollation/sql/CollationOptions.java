@@ -176,9 +176,11 @@ public final class CollationOptions {
     }
   }
 
+  /** An error naming the option and its value ({@link SensitiveOptions#HIDDEN} if sensitive). */
   static ValidationException invalid(String key, String value, String reason) {
     return new ValidationException(
-        String.format("Invalid option '%s' = '%s': %s", key, value, reason));
+        String.format(
+            "Invalid option '%s' = '%s': %s", key, SensitiveOptions.redact(key, value), reason));
   }
 
   /** One column option as written in DDL; a {@code null} value is a RESET. */

@@ -1,8 +1,5 @@
 package io.flinkcollation.sql;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.flinkcollation.metadata.TableCollations;
 import io.flinkcollation.sink.CollationSinkOptions;
 import java.util.Arrays;
@@ -82,8 +79,6 @@ public class CollationTableFactory implements DynamicTableSinkFactory, DynamicTa
               "Name of the table in the Iceberg catalog; defaults to the Flink table's name.");
 
   private static final String USE_DYNAMIC_SINK = "use-dynamic-iceberg-sink";
-  private static final String CATALOG_PROPS = "catalog-props";
-  private static final ObjectMapper JSON = new ObjectMapper();
 
   private final CollationCatalog catalog;
 
@@ -166,8 +161,7 @@ public class CollationTableFactory implements DynamicTableSinkFactory, DynamicTa
     CollationOptions.withoutColumns(options)
         .forEach(
             (key, value) -> {
-              if (!CollationCatalog.CONNECTOR.equals(key)
-                  && !CollationCatalog.SRC_CATALOG.equals(key)) {
+              if (!CollationCatalog.CONNECTOR.equals(key) && !SourceCatalog.KEY.equals(key)) {
                 writeOptions.put(key, value);
               }
             });
@@ -211,6 +205,7 @@ public class CollationTableFactory implements DynamicTableSinkFactory, DynamicTa
   private static Target connectorTable(Context context) {
     ObjectIdentifier identifier = context.getObjectIdentifier();
     Map<String, String> options = withSourceCatalog(context.getCatalogTable().getOptions());
+    SensitiveOptions.checkSupplied(options, identifier.asSummaryString());
     String catalogName = options.get(CATALOG_NAME.key());
     if (catalogName == null) {
       throw new ValidationException(
@@ -236,7 +231,13 @@ public class CollationTableFactory implements DynamicTableSinkFactory, DynamicTa
             database, new CatalogDatabaseImpl(new HashMap<>(), null), true);
       }
       if (!icebergCatalog.tableExists(path)) {
-        icebergCatalog.createCollatedTable(path, context.getCatalogTable(), true);
+        // Credentials among the options describe the catalog, not the table: unlike Iceberg's
+        // connector, never store them in the table's metadata.
+        Map<String, String> tableOptions =
+            new LinkedHashMap<>(context.getCatalogTable().getOptions());
+        tableOptions.keySet().removeIf(SensitiveOptions::isSensitive);
+        icebergCatalog.createCollatedTable(
+            path, context.getCatalogTable().copy(tableOptions), true);
       }
       return new Target(icebergCatalog.tableLoader(path), icebergCatalog.loadTable(path));
     } catch (DatabaseAlreadyExistException | TableAlreadyExistException e) {
@@ -272,34 +273,19 @@ public class CollationTableFactory implements DynamicTableSinkFactory, DynamicTa
   }
 
   /**
-   * Options of a table copied with {@code CREATE TABLE ... LIKE} from a catalog table: Iceberg's
-   * catalog records the source catalog as JSON under {@code src-catalog}; flattened here as
-   * Iceberg's connector flattens it, the table's own options winning.
+   * Options of a table copied with {@code CREATE TABLE ... LIKE} from a catalog table: the source
+   * catalog's options, flattened from {@value SourceCatalog#KEY}, then the table's own options,
+   * which win (so a copy gives hidden credentials again in its WITH clause).
    */
   private static Map<String, String> withSourceCatalog(Map<String, String> options) {
-    String source = options.get(CollationCatalog.SRC_CATALOG);
+    String source = options.get(SourceCatalog.KEY);
     if (source == null) {
       return options;
     }
-    Map<String, String> merged = new LinkedHashMap<>();
-    try {
-      JsonNode node = JSON.readTree(source);
-      for (ConfigOption<String> option :
-          Arrays.asList(CATALOG_NAME, CATALOG_DATABASE, CATALOG_TABLE)) {
-        if (node.hasNonNull(option.key())) {
-          merged.put(option.key(), node.get(option.key()).asText());
-        }
-      }
-      node.path(CATALOG_PROPS)
-          .fields()
-          .forEachRemaining(e -> merged.put(e.getKey(), e.getValue().asText()));
-    } catch (JsonProcessingException e) {
-      throw CollationOptions.invalid(
-          CollationCatalog.SRC_CATALOG, source, "not JSON: " + e.getMessage());
-    }
+    Map<String, String> merged = SourceCatalog.options(source);
     options.forEach(
         (key, value) -> {
-          if (!CollationCatalog.SRC_CATALOG.equals(key)) {
+          if (!SourceCatalog.KEY.equals(key)) {
             merged.put(key, value);
           }
         });

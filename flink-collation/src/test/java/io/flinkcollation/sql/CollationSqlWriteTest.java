@@ -1,20 +1,18 @@
 package io.flinkcollation.sql;
 
+import static io.flinkcollation.sql.Statements.failureMessages;
+import static io.flinkcollation.sql.Statements.rows;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowable;
 
 import io.flinkcollation.metadata.TableCollations;
 import io.flinkcollation.testing.CollationBoundsAssert;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.Row;
-import org.apache.flink.util.CloseableIterator;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -134,7 +132,7 @@ class CollationSqlWriteTest {
     streaming.executeSql(USERS);
 
     assertThat(
-            messages(
+            failureMessages(
                 () ->
                     streaming.executeSql(
                         "INSERT OVERWRITE lake.db.users SELECT 1, 'a', ROW('b'), ARRAY['c'],"
@@ -205,16 +203,16 @@ class CollationSqlWriteTest {
         "CREATE TABLE nameless (id BIGINT, name STRING) WITH ('connector' ="
             + " 'iceberg-collation', 'catalog-type' = 'hadoop')");
 
-    assertThat(messages(() -> sql.executeSql("INSERT INTO wrong VALUES (1, 'a')")))
+    assertThat(failureMessages(() -> sql.executeSql("INSERT INTO wrong VALUES (1, 'a')")))
         .contains("'collation.name' = 'icu.de_DE'", "'icu.en_US-ci'");
-    assertThat(messages(() -> sql.executeSql("INSERT INTO nameless VALUES (1, 'a')")))
+    assertThat(failureMessages(() -> sql.executeSql("INSERT INTO nameless VALUES (1, 'a')")))
         .contains("'catalog-name'");
     // Options of a connector table are read when a query first uses it; a bad one creates nothing.
     sql.executeSql(
         "CREATE TABLE malformed (id BIGINT, name STRING) WITH ("
             + connectorOptions("malformed")
             + ", 'collation.name' = 'icu.en_US-xx')");
-    assertThat(messages(() -> sql.executeSql("INSERT INTO malformed VALUES (1, 'a')")))
+    assertThat(failureMessages(() -> sql.executeSql("INSERT INTO malformed VALUES (1, 'a')")))
         .contains("'collation.name' = 'icu.en_US-xx'");
     assertThat(iceberg.tableExists(TableIdentifier.of("db", "malformed"))).isFalse();
     assertThat(table("users2").currentSnapshot()).isNull();
@@ -240,23 +238,5 @@ class CollationSqlWriteTest {
 
   private Table table(String name) {
     return iceberg.loadTable(TableIdentifier.of("db", name));
-  }
-
-  private static List<Row> rows(TableEnvironment sql, String query) throws Exception {
-    List<Row> rows = new ArrayList<>();
-    try (CloseableIterator<Row> result = sql.executeSql(query).collect()) {
-      result.forEachRemaining(rows::add);
-    }
-    return rows;
-  }
-
-  private static String messages(Runnable statement) {
-    Throwable failure = catchThrowable(statement::run);
-    assertThat(failure).isNotNull();
-    StringBuilder messages = new StringBuilder();
-    for (Throwable t = failure; t != null; t = t.getCause()) {
-      messages.append(t.getMessage()).append('\n');
-    }
-    return messages.toString();
   }
 }
