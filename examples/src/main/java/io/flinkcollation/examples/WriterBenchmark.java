@@ -1,6 +1,8 @@
 package io.flinkcollation.examples;
 
+import io.flinkcollation.collation.Collation;
 import io.flinkcollation.collation.Collations;
+import io.flinkcollation.collation.PrimaryRanks;
 import io.flinkcollation.metadata.UpdateCollations;
 import io.flinkcollation.scan.CollationPredicate;
 import io.flinkcollation.scan.CollationScan;
@@ -382,11 +384,14 @@ public final class WriterBenchmark {
       for (int column = 1; column <= 2; column++) {
         String collation = column == 1 ? NAME_COLLATION : CITY_COLLATION;
         StringData[] ring0 = new StringData[ring];
+        // The tracker alone takes stored UTF-8 bytes, as the sink's adapter hands them over.
+        byte[][] stored = new byte[ring][];
         BenchRows rows = new BenchRows(highCardinality, 7L);
         for (int i = 0; i < ring; i++) {
           BinaryStringData value = (BinaryStringData) rows.map((long) i).getString(column);
           value.ensureMaterialized();
           ring0[i] = value;
+          stored[i] = value.toBytes();
         }
         double[] plain = new double[3];
         double[] ours = new double[3];
@@ -399,11 +404,17 @@ public final class WriterBenchmark {
             p.add(ring0[(int) (i & (ring - 1))]);
           }
           long t1 = threads.getCurrentThreadCpuTime();
+          Collation resolved = Collations.resolve(collation);
           CollationBoundsTracker t =
-              new CollationBoundsTracker(1, Collations.resolve(collation).newComparator(), 1024);
+              new CollationBoundsTracker(
+                  1,
+                  resolved.newComparator(),
+                  resolved.primaryRanks().orElse(PrimaryRanks.NONE),
+                  1024);
           long t2 = threads.getCurrentThreadCpuTime();
           for (long i = 0; i < values; i++) {
-            t.add(ring0[(int) (i & (ring - 1))]);
+            byte[] value = stored[(int) (i & (ring - 1))];
+            t.add(value, 0, value.length);
           }
           long t3 = threads.getCurrentThreadCpuTime();
           if (round > 0) {

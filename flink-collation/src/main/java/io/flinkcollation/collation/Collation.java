@@ -1,6 +1,7 @@
 package io.flinkcollation.collation;
 
 import java.util.Comparator;
+import java.util.Optional;
 
 /**
  * A resolved collation: what a provider produces for a canonical name in this JVM.
@@ -31,4 +32,14 @@ public interface Collation {
    * example in an operator's {@code open()}), never share one.
    */
   Comparator<String> newComparator();
+
+  /**
+   * The collation's primary-weight ranks of short characters, when its provider offers them: they
+   * let a bounds tracker decide most values from their UTF-8 bytes without a comparator
+   * (docs/design.md#tracker). Built on first call and immutable; empty by default, which costs
+   * nothing but speed.
+   */
+  default Optional<PrimaryRanks> primaryRanks() {
+    return Optional.empty();
+  }
 }

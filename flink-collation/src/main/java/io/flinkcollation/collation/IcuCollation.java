@@ -4,6 +4,7 @@ import com.ibm.icu.text.Collator;
 import com.ibm.icu.text.RuleBasedCollator;
 import com.ibm.icu.util.ULocale;
 import java.util.Comparator;
+import java.util.Optional;
 
 /** An {@code icu} collation: a frozen template collator from which each thread clones its own. */
 final class IcuCollation implements Collation {
@@ -56,7 +57,6 @@ final class IcuCollation implements Collation {
     return template.cloneAsThawed();
   }
 
-  /** A comparator that also offers the collation's primary ranks ({@link RankedComparator}). */
   @Override
   public Comparator<String> newComparator() {
     return new IcuComparator(newCollator());
@@ -66,7 +66,8 @@ final class IcuCollation implements Collation {
    * The collation's primary ranks, built on first use (tens of milliseconds) and shared by every
    * comparator of this collation: they are immutable. Readers that only compare never build them.
    */
-  PrimaryRanks primaryRanks() {
+  @Override
+  public Optional<PrimaryRanks> primaryRanks() {
     PrimaryRanks ranks = primaryRanks;
     if (ranks == null) {
       synchronized (this) {
@@ -77,7 +78,7 @@ final class IcuCollation implements Collation {
         }
       }
     }
-    return ranks;
+    return Optional.of(ranks);
   }
 
   /** Removes trailing U+0020 only: PAD SPACE pads with spaces, not with other white space. */
@@ -95,7 +96,7 @@ final class IcuCollation implements Collation {
   }
 
   /** One thread's comparator: a thawed collator of its own, PAD SPACE applied before comparing. */
-  private final class IcuComparator implements RankedComparator {
+  private final class IcuComparator implements Comparator<String> {
     private final RuleBasedCollator collator;
 
     IcuComparator(RuleBasedCollator collator) {
@@ -107,11 +108,6 @@ final class IcuCollation implements Collation {
       return rtrim
           ? collator.compare(trimTrailingSpaces(a), trimTrailingSpaces(b))
           : collator.compare(a, b);
-    }
-
-    @Override
-    public PrimaryRanks primaryRanks() {
-      return IcuCollation.this.primaryRanks();
     }
   }
 }

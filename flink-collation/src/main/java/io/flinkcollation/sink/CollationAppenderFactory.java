@@ -37,7 +37,7 @@ final class CollationAppenderFactory implements FileAppenderFactory<RowData> {
 
   private final FlinkAppenderFactory iceberg;
   private final PartitionSpec spec;
-  private final FileBoundsTracker.Factory trackers;
+  private final RowBoundsTracker.Factory trackers;
   private final Consumer<FileBoundsTracker> onFileClosed;
 
   /**
@@ -49,7 +49,7 @@ final class CollationAppenderFactory implements FileAppenderFactory<RowData> {
       RowType rowType,
       PartitionSpec spec,
       Map<String, String> writeProperties,
-      FileBoundsTracker.Factory trackers,
+      RowBoundsTracker.Factory trackers,
       Consumer<FileBoundsTracker> onFileClosed) {
     this.iceberg =
         new FlinkAppenderFactory(table, schema, rowType, writeProperties, spec, null, null);
@@ -91,11 +91,11 @@ final class CollationAppenderFactory implements FileAppenderFactory<RowData> {
   /** An Iceberg appender plus the bounds tracker of its file. */
   private final class BoundedAppender implements FileAppender<RowData> {
     private final FileAppender<RowData> appender;
-    private final FileBoundsTracker tracker;
+    private final RowBoundsTracker tracker;
     private boolean closed;
     private Metrics metrics;
 
-    BoundedAppender(FileAppender<RowData> appender, FileBoundsTracker tracker) {
+    BoundedAppender(FileAppender<RowData> appender, RowBoundsTracker tracker) {
       this.appender = appender;
       this.tracker = tracker;
     }
@@ -114,9 +114,9 @@ final class CollationAppenderFactory implements FileAppenderFactory<RowData> {
       }
       if (metrics == null) {
         Metrics own = appender.metrics();
-        metrics = CollationStats.withBounds(own, tracker.bounds());
+        metrics = CollationStats.withBounds(own, tracker.file().bounds());
         if (own.recordCount() != null && own.recordCount() > 0) {
-          onFileClosed.accept(tracker);
+          onFileClosed.accept(tracker.file());
         }
       }
       return metrics;

@@ -2,10 +2,9 @@ package io.flinkcollation.sink;
 
 import io.flinkcollation.collation.Collation;
 import io.flinkcollation.collation.Collations;
+import io.flinkcollation.collation.PrimaryRanks;
 import io.flinkcollation.metadata.CollationMetric;
 import io.flinkcollation.metadata.TableCollations;
-import io.flinkcollation.stats.FileBoundsTracker;
-import io.flinkcollation.stats.StringPositionAccessor;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -107,7 +106,7 @@ final class CollationStreamWriter extends AbstractStreamOperator<WrittenFiles>
     format = conf.dataFileFormat();
     targetFileSize = conf.targetDataFileSize();
 
-    FileBoundsTracker.Factory trackers = new FileBoundsTracker.Factory(maxBoundLength);
+    RowBoundsTracker.Factory trackers = new RowBoundsTracker.Factory(maxBoundLength);
     int unsupported = resolveMetrics(writeSchema, trackers);
     writerMetrics = new CollationWriterMetrics(getMetricGroup(), unsupported);
 
@@ -133,7 +132,7 @@ final class CollationStreamWriter extends AbstractStreamOperator<WrittenFiles>
    * Decides which declared metrics this subtask writes, builds their trackers and returns how many
    * it cannot write. Logged once per subtask, here.
    */
-  private int resolveMetrics(Schema writeSchema, FileBoundsTracker.Factory trackers) {
+  private int resolveMetrics(Schema writeSchema, RowBoundsTracker.Factory trackers) {
     TableCollations collations = TableCollations.fromTable(table);
     Map<String, Comparator<String>> comparators = new HashMap<>();
     List<CollationMetric> writtenMetrics = new ArrayList<>();
@@ -157,7 +156,9 @@ final class CollationStreamWriter extends AbstractStreamOperator<WrittenFiles>
       }
       Comparator<String> order =
           comparators.computeIfAbsent(metric.collation(), name -> collation.get().newComparator());
-      trackers.track(metric.id(), accessor.get(), order);
+      // The ranks are built here, when the writer opens, not with the first file's first row.
+      PrimaryRanks ranks = collation.get().primaryRanks().orElse(PrimaryRanks.NONE);
+      trackers.track(metric.id(), accessor.get(), order, ranks);
       writtenMetrics.add(metric);
     }
     if (!writtenMetrics.isEmpty()) {

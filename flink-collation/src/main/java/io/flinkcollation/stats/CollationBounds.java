@@ -18,6 +18,8 @@ public final class CollationBounds implements Serializable {
   private CollationBounds(int metricId, String lower, String upper) {
     Preconditions.checkArgument(
         lower != null && upper != null, "Collation bounds of metric %s must both be set", metricId);
+    checkExact(metricId, "lower", lower);
+    checkExact(metricId, "upper", upper);
     this.metricId = metricId;
     this.lower = lower;
     this.upper = upper;
@@ -25,6 +27,27 @@ public final class CollationBounds implements Serializable {
 
   public static CollationBounds of(int metricId, String lower, String upper) {
     return new CollationBounds(metricId, lower, upper);
+  }
+
+  /**
+   * A bound must be a value a file can store exactly as UTF-8: a string with an unpaired UTF-16
+   * surrogate has no such form (docs/spec-notes.md#never-bounded).
+   */
+  private static void checkExact(int metricId, String which, String bound) {
+    for (int i = 0; i < bound.length(); i++) {
+      char c = bound.charAt(i);
+      if (Character.isHighSurrogate(c)
+          && i + 1 < bound.length()
+          && Character.isLowSurrogate(bound.charAt(i + 1))) {
+        i++;
+      } else if (Character.isSurrogate(c)) {
+        throw new IllegalArgumentException(
+            String.format(
+                "Invalid %s collation bound of metric %s: unpaired surrogate U+%04X at index %s has"
+                    + " no UTF-8 form; compute bounds from the stored UTF-8 bytes",
+                which, metricId, (int) c, i));
+      }
+    }
   }
 
   public int metricId() {

@@ -1,15 +1,10 @@
 package io.flinkcollation.stats;
 
 import io.flinkcollation.collation.PrimaryRanks;
-import io.flinkcollation.collation.RankedComparator;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.Optional;
-import org.apache.flink.core.memory.MemorySegment;
-import org.apache.flink.table.data.StringData;
-import org.apache.flink.table.data.binary.BinarySegmentUtils;
-import org.apache.flink.table.data.binary.BinaryStringData;
 import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
 
 /**
@@ -20,7 +15,8 @@ import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
  * <p>Contract, whatever the arrival order of the values:
  *
  * <ul>
- *   <li>{@code null} values are skipped; a file with no other value has {@link Outcome#NO_VALUES}.
+ *   <li>Only non-null values are passed (the engine's adapter skips nulls); a file without any has
+ *       {@link Outcome#NO_VALUES}.
  *   <li>The lower bound is the minimum under the collation, the upper bound the maximum; among
  *       values equal under the collation but different in bytes, both bounds keep the one that is
  *       smaller in UTF-8 byte order (docs/spec-notes.md#ties).
@@ -30,18 +26,21 @@ import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
  *       (docs/spec-notes.md#never-bounded).
  * </ul>
  *
- * <p>Cost (docs/design.md#tracker). A value is read in place from its memory segment. When the
- * comparator is a {@link RankedComparator}, the collation's {@link PrimaryRanks} decide most values
- * without the collator: one bit per first character, kept for the first ranks of the current
- * bounds, tells whether the first character alone puts a value strictly inside, as it does for most
- * values of a long file; otherwise the value's ranks are walked against those of the minimum and
- * the maximum until they differ, which makes it inside or a new bound. Such values are then only
- * validated as UTF-8. A value the ranks cannot decide is looked up among the values already
- * accounted for in this file ({@link SeenValues}) and skipped when found. Only the rest is decoded
- * (or the {@link String} Flink keeps with it reused) and compared with the collator, against the
- * bounds the ranks left open. Nothing is allocated per value on the ranked paths, and the common
- * one touches no memory but this object and the value. Memory does not grow with the number of
- * values.
+ * <p>Engine-neutral: a value is its stored UTF-8 bytes, {@code (bytes, offset, length)}, exactly as
+ * the file holds them; an engine adapter hands them over without copying when it can (for Flink:
+ * {@code io.flinkcollation.sink.StoredStrings}). Bounds are decoded from those bytes, never taken
+ * from a string an engine keeps beside them.
+ *
+ * <p>Cost (docs/design.md#tracker). With the collation's {@link PrimaryRanks}, most values are
+ * decided without the collator: one bit per first character, kept for the first ranks of the
+ * current bounds, tells whether the first character alone puts a value strictly inside, as it does
+ * for most values of a long file; otherwise the value's ranks are walked against those of the
+ * minimum and the maximum until they differ, which makes it inside or a new bound. Such values are
+ * then only validated as UTF-8. A value the ranks cannot decide is looked up among the values
+ * already accounted for in this file ({@link SeenValues}) and skipped when found. Only the rest is
+ * decoded and compared with the collator, against the bounds the ranks left open. Nothing is
+ * allocated per value on the ranked paths, and the common one touches no memory but this object and
+ * the value. Memory does not grow with the number of values.
  */
 public final class CollationBoundsTracker {
 
@@ -85,81 +84,58 @@ public final class CollationBoundsTracker {
   private boolean invalidUtf8;
   private long values;
 
-  // Values not held in one heap segment are copied here first.
-  private byte[] scratch;
-
   /**
    * @param metricId the collation metric field id the bounds are stored under
-   * @param comparator the subtask's own comparator of the metric's collation; its ranks are used
-   *     when it is a {@link RankedComparator}
+   * @param comparator the subtask's own comparator of the metric's collation
+   * @param ranks the collation's primary ranks ({@link
+   *     io.flinkcollation.collation.Collation#primaryRanks()}), or {@link PrimaryRanks#NONE}: then
+   *     every value the seen set does not skip goes to the comparator
    * @param maxBoundLength the longest bound kept, in code points
    */
-  public CollationBoundsTracker(int metricId, Comparator<String> comparator, int maxBoundLength) {
+  public CollationBoundsTracker(
+      int metricId, Comparator<String> comparator, PrimaryRanks ranks, int maxBoundLength) {
     Preconditions.checkArgument(
         maxBoundLength > 0, "Invalid max bound length %s: must be positive", maxBoundLength);
     this.metricId = metricId;
     this.comparator = Preconditions.checkNotNull(comparator, "comparator");
+    Preconditions.checkNotNull(ranks, "ranks (PrimaryRanks.NONE for none)");
     this.maxBoundLength = maxBoundLength;
-    PrimaryRanks offered =
-        comparator instanceof RankedComparator
-            ? ((RankedComparator) comparator).primaryRanks()
-            : PrimaryRanks.NONE;
-    this.ranks = offered.isEmpty() ? null : offered;
+    this.ranks = ranks.isEmpty() ? null : ranks;
   }
 
   public int metricId() {
     return metricId;
   }
 
-  /** Observes one value of the metric's source field; {@code null} is skipped. */
-  public void add(StringData value) {
-    // Kept small, so that the JIT inlines it into the writer's loop: the common case, a value in
-    // one heap segment whose first character puts it strictly inside, ends here.
-    if (value == null) {
-      return;
-    }
+  /**
+   * Observes one non-null value of the metric's source field: its stored UTF-8 bytes {@code
+   * bytes[offset..offset + length)}. The tracker keeps its own copies of what it keeps; the caller
+   * may reuse the array.
+   */
+  public void add(byte[] bytes, int offset, int length) {
+    // Kept small, so that the JIT inlines it into the writer's loop: the common case, a value whose
+    // first character puts it strictly inside, ends here.
     values++;
     if (invalidUtf8) {
       return;
     }
-    if (value instanceof BinaryStringData) {
-      BinaryStringData binary = (BinaryStringData) value;
-      MemorySegment[] segments = binary.getSegments();
-      if (segments.length == 1 && !segments[0].isOffHeap()) {
-        byte[] bytes = segments[0].getArray();
-        int offset = binary.getOffset();
-        int length = binary.getSizeInBytes();
-        if (insideByFirstCharacter(bytes, offset, length)) {
-          checkUtf8(bytes, offset, length);
-        } else {
-          account(value, bytes, offset, length);
-        }
-        return;
-      }
-      int length = binary.getSizeInBytes();
-      byte[] bytes = scratch(length);
-      BinarySegmentUtils.copyToBytes(segments, binary.getOffset(), bytes, 0, length);
-      account(value, bytes, 0, length);
-      return;
+    if (insideByFirstCharacter(bytes, offset, length)) {
+      checkUtf8(bytes, offset, length);
+    } else {
+      account(bytes, offset, length);
     }
-    byte[] bytes = value.toBytes();
-    account(value, bytes, 0, bytes.length);
   }
 
   /** Everything but the common case: the first value, the ranks walk, the collator. */
-  private void account(StringData value, byte[] bytes, int offset, int length) {
+  private void account(byte[] bytes, int offset, int length) {
     if (!bounded) {
-      first(value, bytes, offset, length);
+      first(bytes, offset, length);
       return;
     }
 
     int toMin = OPEN;
     int toMax = OPEN;
     if (ranks != null) {
-      if (insideByFirstCharacter(bytes, offset, length)) {
-        checkUtf8(bytes, offset, length); // a value copied out of several segments
-        return;
-      }
       // Character by character against the ranks of both bounds, until they differ.
       int end = offset + length;
       int next = ranks.next(bytes, offset, end);
@@ -191,12 +167,11 @@ public final class CollationBoundsTracker {
         }
         if (!inside) {
           // A primary difference: a new bound, no tie to break, no comparison needed.
-          String cached = cachedString(value);
           if (toMax == GREATER) {
-            max.set(bytes, offset, length, cached, ranks);
+            max.set(bytes, offset, length, null, ranks);
           }
           if (toMin == LESS) {
-            min.set(bytes, offset, length, cached, ranks);
+            min.set(bytes, offset, length, null, ranks);
           }
           boundsMoved();
         }
@@ -212,19 +187,18 @@ public final class CollationBoundsTracker {
       return;
     }
     if (!min.sameBytes(bytes, offset, length) && !max.sameBytes(bytes, offset, length)) {
-      compare(value, bytes, offset, length, toMin != GREATER, toMax != LESS);
+      compare(bytes, offset, length, toMin != GREATER, toMax != LESS);
       boundsMoved();
     }
     seen.add(bytes, offset, length, hash);
   }
 
   /** Compares with the collator against the bounds the walk left open, and moves them. */
-  private void compare(
-      StringData value, byte[] bytes, int offset, int length, boolean withMin, boolean withMax) {
-    String decoded = cachedString(value);
-    if (decoded == null) {
-      decoded = new String(bytes, offset, length, StandardCharsets.UTF_8);
-    }
+  private void compare(byte[] bytes, int offset, int length, boolean withMin, boolean withMax) {
+    // Decoded from the stored bytes, never taken from a string an engine keeps beside them: that
+    // string may differ from what is stored (docs/spec-notes.md#never-bounded). Valid UTF-8 here,
+    // so the decoding is exact.
+    String decoded = new String(bytes, offset, length, StandardCharsets.UTF_8);
     if (withMin) {
       int toMin = comparator.compare(decoded, min.string());
       if (toMin < 0) {
@@ -244,11 +218,10 @@ public final class CollationBoundsTracker {
     }
   }
 
-  private void first(StringData value, byte[] bytes, int offset, int length) {
+  private void first(byte[] bytes, int offset, int length) {
     if (checkUtf8(bytes, offset, length)) {
-      String cached = cachedString(value);
-      min.set(bytes, offset, length, cached, ranks);
-      max.set(bytes, offset, length, cached, ranks);
+      min.set(bytes, offset, length, null, ranks);
+      max.set(bytes, offset, length, null, ranks);
       bounded = true;
       boundsMoved();
       seen.add(bytes, offset, length, SeenValues.hash(bytes, offset, length));
@@ -302,18 +275,6 @@ public final class CollationBoundsTracker {
     min.clear();
     max.clear();
     return false;
-  }
-
-  /** The {@link String} a value already carries (Flink caches it), or null: never decodes. */
-  private static String cachedString(StringData value) {
-    return value instanceof BinaryStringData ? ((BinaryStringData) value).getJavaObject() : null;
-  }
-
-  private byte[] scratch(int length) {
-    if (scratch == null || scratch.length < length) {
-      scratch = new byte[Math.max(64, Math.max(length, scratch == null ? 0 : scratch.length * 2))];
-    }
-    return scratch;
   }
 
   /** How many non-null values were observed. */

@@ -65,8 +65,7 @@ class PrimaryRanksTest {
   void ranksDecideOnlyAsTheCollationDoes(String name) {
     Collation collation = Collations.resolve(name);
     Comparator<String> comparator = collation.newComparator();
-    assertThat(comparator).isInstanceOf(RankedComparator.class);
-    PrimaryRanks ranks = ((RankedComparator) comparator).primaryRanks();
+    PrimaryRanks ranks = collation.primaryRanks().orElseThrow();
     assertAgreement(name, comparator, ranks, new Random(name.hashCode()));
   }
 
@@ -89,12 +88,11 @@ class PrimaryRanksTest {
       })
   void ranksDecideOnlyAsIcuKeywordCollatorsDo(String locale) {
     for (int strength : new int[] {Collator.PRIMARY, Collator.SECONDARY, Collator.TERTIARY}) {
-      Comparator<String> comparator =
-          CollationSamples.icuCollation(locale, strength).newComparator();
+      Collation collation = CollationSamples.icuCollation(locale, strength);
       assertAgreement(
           locale + " strength " + strength,
-          comparator,
-          ((RankedComparator) comparator).primaryRanks(),
+          collation.newComparator(),
+          collation.primaryRanks().orElseThrow(),
           new Random(locale.hashCode() + strength));
     }
   }
@@ -102,11 +100,11 @@ class PrimaryRanksTest {
   @Test
   void ranksDecideOnlyAsTailoredRulesDo() {
     // Contractions (ch, ll), a prefix mapping (y after x), an expansion (œ), a reordered letter.
-    Comparator<String> comparator =
+    Collation collation =
         CollationSamples.ruleCollation(
-                "&c < ch <<< cH <<< Ch <<< CH &l < ll &a < x|y &oe <<< œ &z < þ < å")
-            .newComparator();
-    PrimaryRanks ranks = ((RankedComparator) comparator).primaryRanks();
+            "&c < ch <<< cH <<< Ch <<< CH &l < ll &a < x|y &oe <<< œ &z < þ < å");
+    Comparator<String> comparator = collation.newComparator();
+    PrimaryRanks ranks = collation.primaryRanks().orElseThrow();
     assertAgreement("custom rules", comparator, ranks, new Random(42));
     assertThat(walk(ranks, "ch")).containsExactly("STOP");
     assertThat(walk(ranks, "ca")).containsExactly(ranks.rankOf('c'), ranks.rankOf('a'), "END");
@@ -208,7 +206,7 @@ class PrimaryRanksTest {
   }
 
   private static PrimaryRanks icuRanks(String name) {
-    return ((RankedComparator) Collations.resolve(name).newComparator()).primaryRanks();
+    return Collations.resolve(name).primaryRanks().orElseThrow();
   }
 
   private static int next(PrimaryRanks ranks, byte[] bytes) {

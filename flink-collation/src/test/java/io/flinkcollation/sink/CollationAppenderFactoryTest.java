@@ -3,10 +3,10 @@ package io.flinkcollation.sink;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.flinkcollation.collation.Collations;
+import io.flinkcollation.collation.PrimaryRanks;
 import io.flinkcollation.metadata.CollationMetric;
 import io.flinkcollation.metadata.TableCollations;
 import io.flinkcollation.stats.FileBoundsTracker;
-import io.flinkcollation.stats.StringPositionAccessor;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -40,14 +40,15 @@ class CollationAppenderFactoryTest {
             .create("t", CollatedRows.SCHEMA, PartitionSpec.unpartitioned(), Map.of());
     CollatedRows.declare(table);
     TableCollations collations = TableCollations.fromTable(table);
-    FileBoundsTracker.Factory trackers = new FileBoundsTracker.Factory(1024);
+    RowBoundsTracker.Factory trackers = new RowBoundsTracker.Factory(1024);
     for (CollationMetric metric : collations.metrics().values()) {
       int fieldId = collations.fieldOfMetric(metric.id()).orElseThrow().fieldId();
       trackers.track(
           metric.id(),
           StringPositionAccessor.of(table.schema().asStruct(), CollatedRows.ROW_TYPE, fieldId)
               .orElseThrow(),
-          Collations.resolve(metric.collation()).newComparator());
+          Collations.resolve(metric.collation()).newComparator(),
+          PrimaryRanks.NONE);
     }
     List<FileBoundsTracker> closed = new ArrayList<>();
     Map<String, String> properties = new HashMap<>(table.properties());

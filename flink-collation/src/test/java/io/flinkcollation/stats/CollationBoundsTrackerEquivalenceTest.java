@@ -6,7 +6,6 @@ import com.ibm.icu.text.Collator;
 import io.flinkcollation.collation.Collation;
 import io.flinkcollation.collation.Collations;
 import io.flinkcollation.collation.PrimaryRanks;
-import io.flinkcollation.collation.RankedComparator;
 import io.flinkcollation.stats.CollationBoundsTracker.Outcome;
 import io.flinkcollation.testing.CollationBoundsAssert;
 import io.flinkcollation.testing.CollationSamples;
@@ -19,10 +18,6 @@ import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
-import org.apache.flink.core.memory.MemorySegment;
-import org.apache.flink.core.memory.MemorySegmentFactory;
-import org.apache.flink.table.data.StringData;
-import org.apache.flink.table.data.binary.BinaryStringData;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -32,8 +27,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * never change a bound: over many random files its outcome and bounds equal those of the naive
  * reference, which sorts all values with the plain comparator and the tie rule ({@link
  * CollationBoundsAssert#expectedBounds}). Files mix real words, their case, accent and trailing
- * space variants, tricky random strings, low and high cardinality, sorted runs, nulls, values in
- * every memory layout Flink uses, the odd invalid UTF-8 value and short length limits.
+ * space variants, tricky random strings, low and high cardinality, sorted runs, values at offsets
+ * inside larger arrays, the odd invalid UTF-8 value and short length limits.
  */
 class CollationBoundsTrackerEquivalenceTest {
 
@@ -79,16 +74,14 @@ class CollationBoundsTrackerEquivalenceTest {
       int maxBoundLength = random.nextInt(4) == 0 ? 1 + random.nextInt(6) : 1024;
       List<String> values = file(random, collation.newComparator());
       boolean invalid = random.nextInt(25) == 0;
-      CollationBoundsTracker tracker =
-          new CollationBoundsTracker(1, collation.newComparator(), maxBoundLength);
+      CollationBoundsTracker tracker = ranked(collation, collation.newComparator(), maxBoundLength);
       int invalidAt = invalid ? random.nextInt(values.size() + 1) : -1;
       for (int i = 0; i <= values.size(); i++) {
         if (i == invalidAt) {
-          tracker.add(StringData.fromBytes(new byte[] {'a', (byte) 0xC3, 'b'}));
+          tracker.add(new byte[] {'a', (byte) 0xC3, 'b'}, 0, 3);
         }
-        if (i < values.size()) {
-          String value = values.get(i);
-          tracker.add(value == null ? null : layout(value, random));
+        if (i < values.size() && values.get(i) != null) {
+          add(tracker, values.get(i), random);
         }
       }
       List<String> nonNull = new ArrayList<>(values);
@@ -123,8 +116,9 @@ class CollationBoundsTrackerEquivalenceTest {
       List<String> values = file(random, collation.newComparator());
       values.removeIf(v -> v == null);
       Comparator<String> icu = collation.newComparator();
-      CollationBoundsTracker tracker = new CollationBoundsTracker(1, icu::compare, 1024);
-      values.forEach(v -> tracker.add(layout(v, random)));
+      CollationBoundsTracker tracker =
+          new CollationBoundsTracker(1, icu::compare, PrimaryRanks.NONE, 1024);
+      values.forEach(v -> add(tracker, v, random));
       assertThat(tracker.bounds().map(b -> List.of(b.lower(), b.upper())))
           .as("values %s", values)
           .isEqualTo(
@@ -138,36 +132,29 @@ class CollationBoundsTrackerEquivalenceTest {
    */
   @Test
   void mostValuesAreDecidedWithoutTheCollator() {
-    RankedComparator icu = (RankedComparator) Collations.resolve("icu.en_US-ci-ai").newComparator();
+    Collation collation = Collations.resolve("icu.en_US-ci-ai");
+    Comparator<String> icu = collation.newComparator();
     AtomicInteger compares = new AtomicInteger();
-    RankedComparator counting =
-        new RankedComparator() {
-          @Override
-          public int compare(String a, String b) {
-            compares.incrementAndGet();
-            return icu.compare(a, b);
-          }
-
-          @Override
-          public PrimaryRanks primaryRanks() {
-            return icu.primaryRanks();
-          }
+    Comparator<String> counting =
+        (a, b) -> {
+          compares.incrementAndGet();
+          return icu.compare(a, b);
         };
     Random random = new Random(3);
     // High cardinality: a word and a random suffix, 20,000 distinct values. Only values that start
     // with a character the ranks leave out (here "Ærø": Æ has two primary weights) or that share
     // a bound's ranked prefix are compared, at most twice each.
-    CollationBoundsTracker unique = new CollationBoundsTracker(1, counting, 1024);
+    CollationBoundsTracker unique = ranked(collation, counting, 1024);
     for (int i = 0; i < 20_000; i++) {
       String word = CollationSamples.WORDS.get(random.nextInt(40));
-      unique.add(StringData.fromString(word + " " + Long.toString(random.nextLong() >>> 1, 36)));
+      add(unique, word + " " + Long.toString(random.nextLong() >>> 1, 36), random);
     }
     assertThat(compares.get()).isLessThan(2 * 20_000 / 25);
 
     // Low cardinality: 40 words and their variants; each distinct value is compared at most once
     // with each bound, whatever the number of rows.
     compares.set(0);
-    CollationBoundsTracker repeated = new CollationBoundsTracker(1, counting, 1024);
+    CollationBoundsTracker repeated = ranked(collation, counting, 1024);
     List<String> distinct = new ArrayList<>();
     for (int i = 0; i < 20_000; i++) {
       String value =
@@ -175,7 +162,7 @@ class CollationBoundsTrackerEquivalenceTest {
       if (!distinct.contains(value)) {
         distinct.add(value);
       }
-      repeated.add(StringData.fromString(value));
+      add(repeated, value, random);
     }
     assertThat(compares.get()).isLessThanOrEqualTo(2 * distinct.size());
   }
@@ -222,48 +209,28 @@ class CollationBoundsTrackerEquivalenceTest {
     return values;
   }
 
+  private static CollationBoundsTracker ranked(
+      Collation collation, Comparator<String> comparator, int maxBoundLength) {
+    return new CollationBoundsTracker(
+        1, comparator, collation.primaryRanks().orElseThrow(), maxBoundLength);
+  }
+
   /**
-   * The value as Flink may hand it over: from a {@link String} (the string cached), from bytes,
-   * inside a larger heap segment at an offset, split over two segments, or off heap.
+   * Adds the value's UTF-8 bytes as an engine may hold them: alone in an array, or at an offset
+   * inside a larger one surrounded by bytes that are not UTF-8 (they must not be read). How Flink's
+   * memory layouts become such bytes is {@code io.flinkcollation.sink.StoredStringsTest}'s
+   * business.
    */
-  private static StringData layout(String value, Random random) {
+  private static void add(CollationBoundsTracker tracker, String value, Random random) {
     byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
-    switch (random.nextInt(5)) {
-      case 0:
-        return StringData.fromString(value);
-      case 1:
-        return StringData.fromBytes(bytes);
-      case 2:
-        {
-          int offset = random.nextInt(9);
-          byte[] larger = new byte[offset + bytes.length + random.nextInt(9)];
-          Arrays.fill(larger, (byte) 0xFF); // invalid UTF-8 around the value must not be read
-          System.arraycopy(bytes, 0, larger, offset, bytes.length);
-          return BinaryStringData.fromAddress(
-              new MemorySegment[] {MemorySegmentFactory.wrap(larger)}, offset, bytes.length);
-        }
-      case 3:
-        {
-          // Segments of one size (Flink's layout), the value across one or more boundaries.
-          int size = 1 + random.nextInt(4);
-          int offset = random.nextInt(size);
-          int count = (offset + bytes.length + size - 1) / size + 1;
-          MemorySegment[] segments = new MemorySegment[count];
-          byte[] all = new byte[count * size];
-          System.arraycopy(bytes, 0, all, offset, bytes.length);
-          for (int i = 0; i < count; i++) {
-            segments[i] =
-                MemorySegmentFactory.wrap(Arrays.copyOfRange(all, i * size, (i + 1) * size));
-          }
-          return BinaryStringData.fromAddress(segments, offset, bytes.length);
-        }
-      default:
-        {
-          MemorySegment offHeap =
-              MemorySegmentFactory.allocateUnpooledOffHeapMemory(Math.max(1, bytes.length));
-          offHeap.put(0, bytes, 0, bytes.length);
-          return BinaryStringData.fromAddress(new MemorySegment[] {offHeap}, 0, bytes.length);
-        }
+    if (random.nextBoolean()) {
+      tracker.add(bytes, 0, bytes.length);
+      return;
     }
+    int offset = random.nextInt(9);
+    byte[] larger = new byte[offset + bytes.length + random.nextInt(9)];
+    Arrays.fill(larger, (byte) 0xFF);
+    System.arraycopy(bytes, 0, larger, offset, bytes.length);
+    tracker.add(larger, offset, bytes.length);
   }
 }

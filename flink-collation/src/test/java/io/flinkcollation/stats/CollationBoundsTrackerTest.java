@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.flinkcollation.collation.Collation;
 import io.flinkcollation.collation.Collations;
+import io.flinkcollation.collation.PrimaryRanks;
 import io.flinkcollation.stats.CollationBoundsTracker.Outcome;
 import io.flinkcollation.testing.CollationBoundsAssert;
 import java.nio.charset.StandardCharsets;
@@ -15,10 +16,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.apache.flink.core.memory.MemorySegment;
-import org.apache.flink.core.memory.MemorySegmentFactory;
-import org.apache.flink.table.data.StringData;
-import org.apache.flink.table.data.binary.BinaryStringData;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -32,15 +29,30 @@ class CollationBoundsTrackerTest {
   }
 
   private static CollationBoundsTracker tracker(String collation, int maxBoundLength) {
+    Collation resolved = Collations.resolve(collation);
     return new CollationBoundsTracker(
-        METRIC, Collations.resolve(collation).newComparator(), maxBoundLength);
+        METRIC,
+        resolved.newComparator(),
+        resolved.primaryRanks().orElse(PrimaryRanks.NONE),
+        maxBoundLength);
   }
 
+  /** Feeds the non-null values, as an engine adapter does: nulls never reach the tracker. */
   private static CollationBoundsTracker feed(CollationBoundsTracker tracker, List<String> values) {
     for (String value : values) {
-      tracker.add(value == null ? null : StringData.fromString(value));
+      if (value != null) {
+        add(tracker, value);
+      }
     }
     return tracker;
+  }
+
+  private static void add(CollationBoundsTracker tracker, String value) {
+    add(tracker, value.getBytes(StandardCharsets.UTF_8));
+  }
+
+  private static void add(CollationBoundsTracker tracker, byte[] bytes) {
+    tracker.add(bytes, 0, bytes.length);
   }
 
   private static Optional<List<String>> bounds(CollationBoundsTracker tracker) {
@@ -48,7 +60,7 @@ class CollationBoundsTrackerTest {
   }
 
   @Test
-  void nullsAreSkippedAndOnlyNullsGiveNoBounds() {
+  void withoutValuesThereAreNoBounds() {
     CollationBoundsTracker onlyNulls = feed(tracker("icu.en_US-ci"), Arrays.asList(null, null));
     assertThat(onlyNulls.outcome()).isEqualTo(Outcome.NO_VALUES);
     assertThat(onlyNulls.bounds()).isEmpty();
@@ -144,9 +156,9 @@ class CollationBoundsTrackerTest {
     };
     for (byte[] bytes : invalid) {
       CollationBoundsTracker tracker = tracker("icu.en_US-ci");
-      tracker.add(StringData.fromString("m"));
-      tracker.add(StringData.fromBytes(bytes));
-      tracker.add(StringData.fromString("a"));
+      add(tracker, "m");
+      add(tracker, bytes);
+      add(tracker, "a");
       assertThat(tracker.outcome())
           .as("bytes %s", Arrays.toString(bytes))
           .isEqualTo(Outcome.INVALID_UTF8);
@@ -154,9 +166,8 @@ class CollationBoundsTrackerTest {
       assertThat(tracker.valueCount()).isEqualTo(3);
     }
     CollationBoundsTracker valid = tracker("icu.en_US-ci");
-    valid.add(StringData.fromBytes("é😀".getBytes(StandardCharsets.UTF_8)));
-    valid.add(
-        StringData.fromBytes(new byte[] {(byte) 0xF4, (byte) 0x8F, (byte) 0xBF, (byte) 0xBF}));
+    add(valid, "é😀");
+    add(valid, new byte[] {(byte) 0xF4, (byte) 0x8F, (byte) 0xBF, (byte) 0xBF});
     assertThat(valid.outcome()).isEqualTo(Outcome.BOUNDED);
   }
 
@@ -179,19 +190,31 @@ class CollationBoundsTrackerTest {
   }
 
   @Test
-  void readsValuesSpreadOverSeveralMemorySegments() {
-    byte[] bytes = "xxZürichyy".getBytes(StandardCharsets.UTF_8);
-    // "Zürich" starts at offset 2 and crosses from the first 5-byte segment into the second.
-    MemorySegment[] segments = {
-      MemorySegmentFactory.wrap(Arrays.copyOfRange(bytes, 0, 5)),
-      MemorySegmentFactory.wrap(Arrays.copyOfRange(bytes, 5, bytes.length))
-    };
-    BinaryStringData zurich = BinaryStringData.fromAddress(segments, 2, 7);
+  void readsOnlyTheValuesBytesInsideALargerArray() {
+    // "Zürich" at offset 2 between bytes that are not UTF-8: only its own bytes are read.
+    byte[] zurich = "Zürich".getBytes(StandardCharsets.UTF_8);
+    byte[] larger = new byte[zurich.length + 4];
+    Arrays.fill(larger, (byte) 0xFF);
+    System.arraycopy(zurich, 0, larger, 2, zurich.length);
     CollationBoundsTracker tracker = tracker("icu.de_DE-ci-ai");
-    tracker.add(zurich);
-    tracker.add(StringData.fromString("zurich"));
-    tracker.add(StringData.fromString("Bern"));
+    tracker.add(larger, 2, zurich.length);
+    add(tracker, "zurich");
+    add(tracker, "Bern");
     assertThat(bounds(tracker)).contains(List.of("Bern", "Zürich"));
+    assertThat(tracker.outcome()).isEqualTo(Outcome.BOUNDED);
+  }
+
+  @Test
+  void keepsItsOwnCopiesSoTheCallerMayReuseItsArray() {
+    byte[] reused = new byte[8];
+    CollationBoundsTracker tracker = tracker("icu.en_US-ci");
+    for (String value : List.of("m", "b", "y", "c")) {
+      byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
+      Arrays.fill(reused, (byte) 'q');
+      System.arraycopy(bytes, 0, reused, 0, bytes.length);
+      tracker.add(reused, 0, bytes.length);
+    }
+    assertThat(bounds(tracker)).contains(List.of("b", "y"));
   }
 
   @Test
@@ -203,16 +226,17 @@ class CollationBoundsTrackerTest {
           compares.incrementAndGet();
           return icu.compare(a, b);
         };
-    CollationBoundsTracker tracker = new CollationBoundsTracker(METRIC, counting, 1024);
+    CollationBoundsTracker tracker =
+        new CollationBoundsTracker(METRIC, counting, PrimaryRanks.NONE, 1024);
     for (int i = 0; i < 1000; i++) {
-      tracker.add(StringData.fromString("same"));
+      add(tracker, "same");
     }
     assertThat(compares).hasValue(0);
-    tracker.add(StringData.fromString("a"));
-    tracker.add(StringData.fromString("z"));
+    add(tracker, "a");
+    add(tracker, "z");
     int afterBounds = compares.get();
     for (int i = 0; i < 1000; i++) {
-      tracker.add(StringData.fromString(i % 2 == 0 ? "a" : "z"));
+      add(tracker, i % 2 == 0 ? "a" : "z");
     }
     assertThat(compares).hasValue(afterBounds);
     assertThat(bounds(tracker)).contains(List.of("a", "z"));

@@ -6,11 +6,11 @@ import com.ibm.icu.util.ULocale;
 import io.flinkcollation.collation.Collation;
 import io.flinkcollation.collation.PadAttribute;
 import io.flinkcollation.collation.PrimaryRanks;
-import io.flinkcollation.collation.RankedComparator;
 import java.text.Normalizer;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Random;
 
 /**
@@ -124,17 +124,12 @@ public final class CollationSamples {
       @Override
       public Comparator<String> newComparator() {
         RuleBasedCollator collator = template.cloneAsThawed();
-        return new RankedComparator() {
-          @Override
-          public int compare(String a, String b) {
-            return collator.compare(a, b);
-          }
+        return collator::compare;
+      }
 
-          @Override
-          public PrimaryRanks primaryRanks() {
-            return ranks;
-          }
-        };
+      @Override
+      public Optional<PrimaryRanks> primaryRanks() {
+        return Optional.of(ranks);
       }
 
       @Override

@@ -1,5 +1,6 @@
-package io.flinkcollation.stats;
+package io.flinkcollation.sink;
 
+import io.flinkcollation.stats.CollationBoundsTracker;
 import java.util.List;
 import java.util.Optional;
 import org.apache.flink.table.data.ArrayData;
@@ -16,13 +17,13 @@ import org.apache.iceberg.types.Types;
 /**
  * Reads the values of one string position (a field id: a top-level or nested struct field, a list
  * element, a map key or value) out of a Flink {@link RowData} and hands each non-null value to a
- * {@link CollationBoundsTracker}. A list or map yields one value per non-null entry; a null
- * anywhere on the way yields nothing.
+ * {@link CollationBoundsTracker}, as its stored bytes ({@link StoredStrings}). A list or map yields
+ * one value per non-null entry; a null anywhere on the way yields nothing.
  *
  * <p>The path is resolved once against the write schema (Iceberg field ids) and the Flink row type
  * (positions); visiting a row allocates nothing of its own.
  */
-public final class StringPositionAccessor {
+final class StringPositionAccessor {
 
   private final int fieldId;
   private final int position;
@@ -42,7 +43,7 @@ public final class StringPositionAccessor {
    * @param rowType the Flink type of the rows, field for field the same shape as {@code writeType}
    * @throws IllegalArgumentException if the field is not a string or the two types disagree
    */
-  public static Optional<StringPositionAccessor> of(
+  static Optional<StringPositionAccessor> of(
       Types.StructType writeType, RowType rowType, int fieldId) {
     List<Types.NestedField> fields = writeType.fields();
     checkShape(fields.size() == rowType.getFieldCount(), writeType, rowType);
@@ -56,7 +57,7 @@ public final class StringPositionAccessor {
   }
 
   /** The field id whose values this accessor reads. */
-  public int fieldId() {
+  int fieldId() {
     return fieldId;
   }
 
@@ -69,9 +70,9 @@ public final class StringPositionAccessor {
   }
 
   /** Passes every non-null value at this position in {@code row} to {@code tracker}. */
-  public void forEach(RowData row, CollationBoundsTracker tracker) {
+  void forEach(RowData row, StoredStrings strings, CollationBoundsTracker tracker) {
     if (!row.isNullAt(position)) {
-      step.fromRow(row, position, tracker);
+      step.fromRow(row, position, strings, tracker);
     }
   }
 
@@ -144,9 +145,11 @@ public final class StringPositionAccessor {
 
   /** Visits the value at a position of a row or of an array, known to be non-null. */
   private abstract static class Step {
-    abstract void fromRow(RowData row, int pos, CollationBoundsTracker tracker);
+    abstract void fromRow(
+        RowData row, int pos, StoredStrings strings, CollationBoundsTracker tracker);
 
-    abstract void fromArray(ArrayData array, int pos, CollationBoundsTracker tracker);
+    abstract void fromArray(
+        ArrayData array, int pos, StoredStrings strings, CollationBoundsTracker tracker);
   }
 
   /** The string itself. */
@@ -154,13 +157,14 @@ public final class StringPositionAccessor {
     static final Leaf INSTANCE = new Leaf();
 
     @Override
-    void fromRow(RowData row, int pos, CollationBoundsTracker tracker) {
-      tracker.add(row.getString(pos));
+    void fromRow(RowData row, int pos, StoredStrings strings, CollationBoundsTracker tracker) {
+      strings.add(row.getString(pos), tracker);
     }
 
     @Override
-    void fromArray(ArrayData array, int pos, CollationBoundsTracker tracker) {
-      tracker.add(array.getString(pos));
+    void fromArray(
+        ArrayData array, int pos, StoredStrings strings, CollationBoundsTracker tracker) {
+      strings.add(array.getString(pos), tracker);
     }
   }
 
@@ -177,18 +181,19 @@ public final class StringPositionAccessor {
     }
 
     @Override
-    void fromRow(RowData row, int pos, CollationBoundsTracker tracker) {
-      visit(row.getRow(pos, arity), tracker);
+    void fromRow(RowData row, int pos, StoredStrings strings, CollationBoundsTracker tracker) {
+      visit(row.getRow(pos, arity), strings, tracker);
     }
 
     @Override
-    void fromArray(ArrayData array, int pos, CollationBoundsTracker tracker) {
-      visit(array.getRow(pos, arity), tracker);
+    void fromArray(
+        ArrayData array, int pos, StoredStrings strings, CollationBoundsTracker tracker) {
+      visit(array.getRow(pos, arity), strings, tracker);
     }
 
-    private void visit(RowData nested, CollationBoundsTracker tracker) {
+    private void visit(RowData nested, StoredStrings strings, CollationBoundsTracker tracker) {
       if (!nested.isNullAt(field)) {
-        inner.fromRow(nested, field, tracker);
+        inner.fromRow(nested, field, strings, tracker);
       }
     }
   }
@@ -206,24 +211,25 @@ public final class StringPositionAccessor {
     }
 
     @Override
-    void fromRow(RowData row, int pos, CollationBoundsTracker tracker) {
-      visit(map ? entries(row.getMap(pos)) : row.getArray(pos), tracker);
+    void fromRow(RowData row, int pos, StoredStrings strings, CollationBoundsTracker tracker) {
+      visit(map ? entries(row.getMap(pos)) : row.getArray(pos), strings, tracker);
     }
 
     @Override
-    void fromArray(ArrayData array, int pos, CollationBoundsTracker tracker) {
-      visit(map ? entries(array.getMap(pos)) : array.getArray(pos), tracker);
+    void fromArray(
+        ArrayData array, int pos, StoredStrings strings, CollationBoundsTracker tracker) {
+      visit(map ? entries(array.getMap(pos)) : array.getArray(pos), strings, tracker);
     }
 
     private ArrayData entries(MapData data) {
       return keys ? data.keyArray() : data.valueArray();
     }
 
-    private void visit(ArrayData elements, CollationBoundsTracker tracker) {
+    private void visit(ArrayData elements, StoredStrings strings, CollationBoundsTracker tracker) {
       int size = elements.size();
       for (int i = 0; i < size; i++) {
         if (!elements.isNullAt(i)) {
-          inner.fromArray(elements, i, tracker);
+          inner.fromArray(elements, i, strings, tracker);
         }
       }
     }

@@ -1,9 +1,11 @@
-package io.flinkcollation.stats;
+package io.flinkcollation.sink;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.flinkcollation.collation.Collations;
+import io.flinkcollation.collation.PrimaryRanks;
+import io.flinkcollation.stats.CollationBoundsTracker;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -96,10 +98,11 @@ class StringPositionAccessorTest {
   /** The (count, lower, upper) the accessor of {@code fieldId} feeds a case-insensitive tracker. */
   private static List<Object> visit(RowData row, int fieldId) {
     CollationBoundsTracker tracker =
-        new CollationBoundsTracker(99, Collations.resolve("icu.en_US-ci").newComparator(), 100);
+        new CollationBoundsTracker(
+            99, Collations.resolve("icu.en_US-ci").newComparator(), PrimaryRanks.NONE, 100);
     StringPositionAccessor.of(SCHEMA.asStruct(), ROW_TYPE, fieldId)
         .orElseThrow()
-        .forEach(row, tracker);
+        .forEach(row, new StoredStrings(), tracker);
     return tracker
         .bounds()
         .<List<Object>>map(b -> List.of(tracker.valueCount(), b.lower(), b.upper()))

@@ -1,0 +1,67 @@
+package io.flinkcollation;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The layering of docs/design.md#layering, checked on the compiled main classes: the spec layer
+ * ({@code collation}, {@code metadata}, {@code stats}, {@code scan}) depends on no Flink class, so
+ * another engine can reuse it, and no two packages depend on each other in a cycle.
+ */
+class LayeringTest {
+
+  private static final JavaClasses MAIN =
+      new ClassFileImporter()
+          .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+          .importPackages("io.flinkcollation");
+
+  @Test
+  void theSpecLayerDoesNotDependOnFlink() {
+    noClasses()
+        .that()
+        .resideInAnyPackage(
+            "io.flinkcollation.collation..",
+            "io.flinkcollation.metadata..",
+            "io.flinkcollation.stats..",
+            "io.flinkcollation.scan..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage("org.apache.flink..")
+        .because("the spec layer is engine-neutral (docs/design.md#layering)")
+        .check(MAIN);
+  }
+
+  @Test
+  void theSpecLayerDoesNotDependOnTheEngineLayer() {
+    noClasses()
+        .that()
+        .resideInAnyPackage(
+            "io.flinkcollation.collation..",
+            "io.flinkcollation.metadata..",
+            "io.flinkcollation.stats..",
+            "io.flinkcollation.scan..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage("io.flinkcollation.sink..", "io.flinkcollation.sql..")
+        .check(MAIN);
+  }
+
+  @Test
+  void packagesAreFreeOfCycles() {
+    slices().matching("io.flinkcollation.(*)..").should().beFreeOfCycles().check(MAIN);
+  }
+
+  @Test
+  void theRulesSeeTheWholeLibrary() {
+    // A rule over no classes passes whatever the code does: make sure they were all imported.
+    assertThat(MAIN.containPackage("io.flinkcollation.stats")).isTrue();
+    assertThat(MAIN.containPackage("io.flinkcollation.sql")).isTrue();
+    assertThat(MAIN.size()).isGreaterThan(40);
+  }
+}
