@@ -1,0 +1,214 @@
+package io.flinkcollation.sink;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.flinkcollation.stats.CollationStats;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.flink.api.common.typeutils.TypeSerializer;
+import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
+import org.apache.flink.core.memory.DataInputDeserializer;
+import org.apache.flink.core.memory.DataOutputSerializer;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DataFiles;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.Metrics;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.types.Types;
+import org.junit.jupiter.api.Test;
+
+/**
+ * State you can upgrade: every format version of our serializers has fixed bytes checked into
+ * {@code src/test/resources/serializers/}, written by the release that introduced it. Each must
+ * still be read into the same records, and the current version must still write exactly its own
+ * fixture, so a change of format without a new version (and a new fixture) fails here. The
+ * serializer snapshots Flink keeps in savepoints have fixtures too.
+ *
+ * <p>A new format version: bump {@code FORMAT_VERSION}, keep reading the old ones, then create the
+ * new version's fixture once with {@code mvn -pl flink-collation test -Dtest=SerializerFixturesTest
+ * -Dfixtures.write=true} and check it in. Existing fixtures are never rewritten.
+ */
+class SerializerFixturesTest {
+
+  private static final Path SOURCE_DIR = Paths.get("src/test/resources/serializers");
+
+  private static final Schema SCHEMA =
+      new Schema(
+          Types.NestedField.required(1, "id", Types.LongType.get()),
+          Types.NestedField.optional(2, "name", Types.StringType.get()),
+          Types.NestedField.optional(3, "day", Types.DateType.get()));
+
+  private static final PartitionSpec SPEC =
+      PartitionSpec.builderFor(SCHEMA).withSpecId(3).identity("day").truncate("name", 2).build();
+
+  /** A data file with every stat, in maps of a fixed order so that its JSON is always the same. */
+  private static DataFile file(String name, int day) {
+    Metrics metrics =
+        new Metrics(
+            10L,
+            new TreeMap<>(Map.of(1, 80L, 2, 120L)),
+            new TreeMap<>(Map.of(1, 10L, 2, 10L)),
+            new TreeMap<>(Map.of(1, 0L, 2, 1L)),
+            new TreeMap<>(),
+            // 1001 is a collation metric id: not a column, bounds only.
+            new TreeMap<>(
+                Map.of(
+                    1, ByteBuffer.wrap(new byte[] {0, 0, 0, 0, 0, 0, 0, 1}),
+                    2, CollationStats.encode("Ab"),
+                    1001, CollationStats.encode("Äpfel"))),
+            new TreeMap<>(
+                Map.of(
+                    1, ByteBuffer.wrap(new byte[] {0, 0, 0, 0, 0, 0, 0, 9}),
+                    2, CollationStats.encode("zz"),
+                    1001, CollationStats.encode("zürich"))));
+    return DataFiles.builder(SPEC)
+        .withPath("file:/warehouse/data/" + name + ".parquet")
+        .withFormat(FileFormat.PARQUET)
+        .withPartitionPath("day=" + java.time.LocalDate.ofEpochDay(day) + "/name_trunc=ab")
+        .withFileSizeInBytes(4096)
+        .withMetrics(metrics)
+        .withSplitOffsets(List.of(4L, 2048L))
+        .withSortOrderId(0)
+        .build();
+  }
+
+  private static WrittenFiles writtenFiles() {
+    return new WrittenFiles(42L, SPEC, List.of(file("a", 1), file("b", 19000)));
+  }
+
+  private static CommitterState committerState() {
+    return new CommitterState(
+        "0123456789abcdef0123456789abcdef",
+        Map.of(
+            5L,
+            List.of(new WrittenFiles(5L, SPEC, List.of(file("c", 2)))),
+            7L,
+            List.of(
+                new WrittenFiles(6L, SPEC, List.of(file("d", 3))),
+                new WrittenFiles(7L, SPEC, List.of()))));
+  }
+
+  @Test
+  void writtenFilesOfEveryFormatVersionAreRead() throws IOException {
+    writeCurrentFixture(
+        "written-files-v" + WrittenFilesSerializer.FORMAT_VERSION,
+        WrittenFilesSerializer.INSTANCE,
+        writtenFiles());
+    for (int version = 1; version <= WrittenFilesSerializer.FORMAT_VERSION; version++) {
+      WrittenFiles read = read("written-files-v" + version, WrittenFilesSerializer.INSTANCE);
+      assertThat(read).as("version %s", version).isEqualTo(writtenFiles());
+      assertThat(CollationStats.read(read.dataFiles().get(1), List.of(1001)).get(1001).upper())
+          .isEqualTo("zürich");
+      assertThat(read.dataFiles().get(0).partition().get(0, Integer.class)).isEqualTo(1);
+    }
+    assertCurrentVersionWritesItsFixture(
+        "written-files-v" + WrittenFilesSerializer.FORMAT_VERSION,
+        WrittenFilesSerializer.INSTANCE,
+        writtenFiles());
+  }
+
+  @Test
+  void committerStateOfEveryFormatVersionIsRead() throws IOException {
+    writeCurrentFixture(
+        "committer-state-v" + CommitterStateSerializer.FORMAT_VERSION,
+        CommitterStateSerializer.INSTANCE,
+        committerState());
+    for (int version = 1; version <= CommitterStateSerializer.FORMAT_VERSION; version++) {
+      CommitterState read = read("committer-state-v" + version, CommitterStateSerializer.INSTANCE);
+      assertThat(read).as("version %s", version).isEqualTo(committerState());
+      assertThat(read.pending().keySet()).containsExactly(5L, 7L);
+    }
+    assertCurrentVersionWritesItsFixture(
+        "committer-state-v" + CommitterStateSerializer.FORMAT_VERSION,
+        CommitterStateSerializer.INSTANCE,
+        committerState());
+  }
+
+  @Test
+  void serializerSnapshotsInSavepointsRestoreTheSerializers() throws IOException {
+    assertSnapshotFixture("written-files-serializer-snapshot", WrittenFilesSerializer.INSTANCE);
+    assertSnapshotFixture("committer-state-serializer-snapshot", CommitterStateSerializer.INSTANCE);
+  }
+
+  private static <T> void assertSnapshotFixture(String name, TypeSerializer<T> serializer)
+      throws IOException {
+    if (writing()) {
+      DataOutputSerializer out = new DataOutputSerializer(64);
+      TypeSerializerSnapshot.writeVersionedSnapshot(out, serializer.snapshotConfiguration());
+      create(name, out.getCopyOfBuffer());
+    }
+    TypeSerializerSnapshot<T> restored =
+        TypeSerializerSnapshot.readVersionedSnapshot(
+            new DataInputDeserializer(fixture(name)),
+            SerializerFixturesTest.class.getClassLoader());
+    assertThat(restored.restoreSerializer()).isEqualTo(serializer);
+    assertThat(
+            serializer
+                .snapshotConfiguration()
+                .resolveSchemaCompatibility(restored)
+                .isCompatibleAsIs())
+        .as("%s: compatible as is", name)
+        .isTrue();
+  }
+
+  private static <T> T read(String name, TypeSerializer<T> serializer) throws IOException {
+    DataInputDeserializer in = new DataInputDeserializer(fixture(name));
+    T value = serializer.deserialize(in);
+    assertThat(in.available()).as("%s read whole", name).isZero();
+    return value;
+  }
+
+  private static <T> void assertCurrentVersionWritesItsFixture(
+      String name, TypeSerializer<T> serializer, T value) throws IOException {
+    DataOutputSerializer out = new DataOutputSerializer(1024);
+    serializer.serialize(value, out);
+    assertThat(out.getCopyOfBuffer())
+        .as(
+            "%s: the current format writes exactly its fixture; a new format needs a new version",
+            name)
+        .isEqualTo(fixture(name));
+  }
+
+  private static <T> void writeCurrentFixture(String name, TypeSerializer<T> serializer, T value)
+      throws IOException {
+    if (writing()) {
+      DataOutputSerializer out = new DataOutputSerializer(1024);
+      serializer.serialize(value, out);
+      create(name, out.getCopyOfBuffer());
+    }
+  }
+
+  private static boolean writing() {
+    return Boolean.getBoolean("fixtures.write");
+  }
+
+  /** Writes a new fixture; never replaces one, since a released format never changes. */
+  private static void create(String name, byte[] bytes) throws IOException {
+    Path path = SOURCE_DIR.resolve(name + ".bin");
+    if (!Files.exists(path)) {
+      Files.createDirectories(SOURCE_DIR);
+      Files.write(path, bytes);
+    }
+  }
+
+  private static byte[] fixture(String name) throws IOException {
+    if (writing()) {
+      return Files.readAllBytes(SOURCE_DIR.resolve(name + ".bin"));
+    }
+    try (InputStream in =
+        SerializerFixturesTest.class.getResourceAsStream("/serializers/" + name + ".bin")) {
+      assertThat(in)
+          .as("fixture %s; create it with -Dfixtures.write=true (see the class comment)", name)
+          .isNotNull();
+      return in.readAllBytes();
+    }
+  }
+}
