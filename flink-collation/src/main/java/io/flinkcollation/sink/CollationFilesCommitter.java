@@ -54,6 +54,9 @@ final class CollationFilesCommitter extends AbstractStreamOperator<Void>
 
   private static final long NOTHING_COMMITTED = -1L;
 
+  /** The checkpoint id recorded for the commit at end of input. */
+  static final long END_OF_INPUT = Long.MAX_VALUE;
+
   private static final ListStateDescriptor<CommitterState> STATE =
       new ListStateDescriptor<>("collation-committer-state", CommitterStateSerializer.INSTANCE);
 
@@ -149,7 +152,7 @@ final class CollationFilesCommitter extends AbstractStreamOperator<Void>
     List<WrittenFiles> batches = new ArrayList<>();
     staged.values().forEach(batches::addAll);
     batches.addAll(sinceLastSnapshot);
-    if (maxCommittedCheckpointId == CollationStreamWriter.END_OF_INPUT) {
+    if (maxCommittedCheckpointId == END_OF_INPUT) {
       // This job committed its whole input before a failover restarted it from a checkpoint:
       // what the restarted tasks wrote again is in the table already.
       LOG.warn(
@@ -159,11 +162,11 @@ final class CollationFilesCommitter extends AbstractStreamOperator<Void>
           table.name(),
           batches.size());
     } else if (!batches.isEmpty()) {
-      commit(batches, jobId, CollationStreamWriter.END_OF_INPUT);
+      commit(batches, jobId, END_OF_INPUT);
     }
     staged.clear();
     sinceLastSnapshot.clear();
-    maxCommittedCheckpointId = CollationStreamWriter.END_OF_INPUT;
+    maxCommittedCheckpointId = END_OF_INPUT;
   }
 
   private void commit(List<WrittenFiles> batches, String commitJobId, long checkpointId) {

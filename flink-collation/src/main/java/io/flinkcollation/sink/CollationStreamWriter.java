@@ -61,9 +61,6 @@ final class CollationStreamWriter extends AbstractStreamOperator<WrittenFiles>
   private static final long serialVersionUID = 1L;
   private static final Logger LOG = LoggerFactory.getLogger(CollationStreamWriter.class);
 
-  /** The checkpoint id of the files closed at end of input. */
-  static final long END_OF_INPUT = Long.MAX_VALUE;
-
   private final TableLoader tableLoader;
   private final RowType rowType;
   private final Map<String, String> writeOptions;
@@ -251,24 +248,23 @@ final class CollationStreamWriter extends AbstractStreamOperator<WrittenFiles>
   @Override
   public void prepareSnapshotPreBarrier(long checkpointId) throws Exception {
     super.prepareSnapshotPreBarrier(checkpointId);
-    flush(checkpointId);
+    flush();
   }
 
   @Override
   public void endInput() throws IOException {
-    flush(END_OF_INPUT);
+    flush();
   }
 
   /** Closes the open files and hands them to the committer. */
-  private void flush(long checkpointId) throws IOException {
+  private void flush() throws IOException {
     if (writer == null) {
       return;
     }
     WriteResult result = writer.complete();
     writer = null;
     if (result.dataFiles().length > 0) {
-      output.collect(
-          new StreamRecord<>(new WrittenFiles(checkpointId, spec, List.of(result.dataFiles()))));
+      output.collect(new StreamRecord<>(new WrittenFiles(spec, List.of(result.dataFiles()))));
     }
   }
 

@@ -18,7 +18,12 @@ import org.apache.flink.core.memory.DataOutputView;
 public final class CommitterStateSerializer extends StatelessSerializer<CommitterState> {
   private static final long serialVersionUID = 1L;
 
-  static final int FORMAT_VERSION = 1;
+  /**
+   * The record format this class writes. Version 2 holds {@link WrittenFiles} records of their
+   * version 2; version 1 held version 1 records. Every such record carries its own version, so both
+   * are read alike.
+   */
+  static final int FORMAT_VERSION = 2;
 
   public static final CommitterStateSerializer INSTANCE = new CommitterStateSerializer();
 

@@ -14,12 +14,10 @@ import org.apache.iceberg.PartitionSpec;
  */
 public final class WrittenFiles {
 
-  private final long checkpointId;
   private final PartitionSpec spec;
   private final List<DataFile> dataFiles;
 
-  public WrittenFiles(long checkpointId, PartitionSpec spec, List<DataFile> dataFiles) {
-    this.checkpointId = checkpointId;
+  public WrittenFiles(PartitionSpec spec, List<DataFile> dataFiles) {
     this.spec = Preconditions.checkNotNull(spec, "spec");
     for (DataFile file : dataFiles) {
       Preconditions.checkArgument(
@@ -30,11 +28,6 @@ public final class WrittenFiles {
           spec.specId());
     }
     this.dataFiles = List.copyOf(dataFiles);
-  }
-
-  /** The checkpoint the files belong to, {@link Long#MAX_VALUE} at end of input. */
-  public long checkpointId() {
-    return checkpointId;
   }
 
   public PartitionSpec spec() {
@@ -54,9 +47,7 @@ public final class WrittenFiles {
       return false;
     }
     WrittenFiles that = (WrittenFiles) other;
-    return checkpointId == that.checkpointId
-        && spec.equals(that.spec)
-        && locations().equals(that.locations());
+    return spec.equals(that.spec) && locations().equals(that.locations());
   }
 
   private List<String> locations() {
@@ -65,12 +56,11 @@ public final class WrittenFiles {
 
   @Override
   public int hashCode() {
-    return Objects.hash(checkpointId, spec.specId(), locations());
+    return Objects.hash(spec.specId(), locations());
   }
 
   @Override
   public String toString() {
-    return String.format(
-        "WrittenFiles{checkpoint=%d, spec=%d, files=%s}", checkpointId, spec.specId(), locations());
+    return String.format("WrittenFiles{spec=%d, files=%s}", spec.specId(), locations());
   }
 }

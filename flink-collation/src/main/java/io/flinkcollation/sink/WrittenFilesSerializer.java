@@ -23,20 +23,21 @@ import org.apache.iceberg.util.JsonUtil;
  * but this byte stream and no Kryo or reflection into Iceberg classes.
  *
  * <p>Every record starts with a format version; this reader accepts versions up to {@link
- * #FORMAT_VERSION} and fails with a clear message on newer ones.
+ * #FORMAT_VERSION} and fails with a clear message on newer ones. Version 1 also held the writer's
+ * checkpoint id, which the committer never read (it stages files by the checkpoint it snapshots
+ * them in); version 2 drops it, and reading version 1 skips it.
  */
 public final class WrittenFilesSerializer extends StatelessSerializer<WrittenFiles> {
   private static final long serialVersionUID = 1L;
 
   /** The record format this class writes. */
-  static final int FORMAT_VERSION = 1;
+  static final int FORMAT_VERSION = 2;
 
   public static final WrittenFilesSerializer INSTANCE = new WrittenFilesSerializer();
 
   @Override
   public void serialize(WrittenFiles record, DataOutputView target) throws IOException {
     target.writeInt(FORMAT_VERSION);
-    target.writeLong(record.checkpointId());
     PartitionSpec spec = record.spec();
     writeString(SchemaParser.toJson(spec.schema()), target);
     writeString(PartitionSpecParser.toJson(spec), target);
@@ -48,8 +49,10 @@ public final class WrittenFilesSerializer extends StatelessSerializer<WrittenFil
 
   @Override
   public WrittenFiles deserialize(DataInputView source) throws IOException {
-    readVersion(source, FORMAT_VERSION, "written data files");
-    long checkpointId = source.readLong();
+    int version = readVersion(source, FORMAT_VERSION, "written data files");
+    if (version == 1) {
+      source.readLong(); // the writer's checkpoint id, never used
+    }
     Schema schema = SchemaParser.fromJson(readString(source));
     PartitionSpec spec = PartitionSpecParser.fromJson(schema, readString(source));
     int count = source.readInt();
@@ -59,7 +62,7 @@ public final class WrittenFilesSerializer extends StatelessSerializer<WrittenFil
           (DataFile)
               ContentFileParser.fromJson(JsonUtil.mapper().readTree(readString(source)), spec));
     }
-    return new WrittenFiles(checkpointId, spec, files);
+    return new WrittenFiles(spec, files);
   }
 
   @Override

@@ -75,7 +75,7 @@ class CollationFilesCommitterTest {
   /**
    * A data file's metadata with byte-order bounds of column 2 and collation bounds of the metric.
    */
-  private WrittenFiles files(long checkpointId, int part, int count) {
+  private WrittenFiles files(int part, int count) {
     List<DataFile> files = new ArrayList<>();
     for (int i = 0; i < count; i++) {
       fileCount++;
@@ -97,7 +97,7 @@ class CollationFilesCommitterTest {
               .withMetrics(metrics)
               .build());
     }
-    return new WrittenFiles(checkpointId, table.spec(), files);
+    return new WrittenFiles(table.spec(), files);
   }
 
   private List<Snapshot> snapshots() {
@@ -125,8 +125,8 @@ class CollationFilesCommitterTest {
 
   @Test
   void commitsAtCheckpointCompletionWithTheFlinkSummary() throws Exception {
-    WrittenFiles first = files(1, 0, 2);
-    WrittenFiles second = files(2, 1, 1);
+    WrittenFiles first = files(0, 2);
+    WrittenFiles second = files(1, 1);
     try (OneInputStreamOperatorTestHarness<WrittenFiles, Void> committer = harness(false)) {
       committer.open();
       committer.processElement(first, 0);
@@ -155,8 +155,8 @@ class CollationFilesCommitterTest {
 
   @Test
   void aLaterCheckpointCommitsEarlierOnesWhoseNotificationWasLost() throws Exception {
-    WrittenFiles first = files(1, 0, 1);
-    WrittenFiles second = files(2, 0, 1);
+    WrittenFiles first = files(0, 1);
+    WrittenFiles second = files(0, 1);
     try (OneInputStreamOperatorTestHarness<WrittenFiles, Void> committer = harness(false)) {
       committer.open();
       committer.processElement(first, 0);
@@ -172,8 +172,8 @@ class CollationFilesCommitterTest {
 
   @Test
   void aRestoreCommitsWhatWasStagedButNotCommittedAndNeverTwice() throws Exception {
-    WrittenFiles committed = files(1, 0, 1);
-    WrittenFiles staged = files(2, 1, 2);
+    WrittenFiles committed = files(0, 1);
+    WrittenFiles staged = files(1, 2);
     OperatorSubtaskState state;
     try (OneInputStreamOperatorTestHarness<WrittenFiles, Void> committer = harness(false)) {
       committer.open();
@@ -196,7 +196,7 @@ class CollationFilesCommitterTest {
     try (OneInputStreamOperatorTestHarness<WrittenFiles, Void> again = harness(false)) {
       again.initializeState(state);
       again.open();
-      WrittenFiles after = files(3, 0, 1);
+      WrittenFiles after = files(0, 1);
       again.processElement(after, 0);
       again.snapshot(3, 0);
       again.notifyOfCompletedCheckpoint(3);
@@ -207,7 +207,7 @@ class CollationFilesCommitterTest {
 
   @Test
   void aRestoreFromACheckpointWhoseFilesWereCommittedCommitsNothing() throws Exception {
-    WrittenFiles committed = files(1, 0, 2);
+    WrittenFiles committed = files(0, 2);
     OperatorSubtaskState state;
     try (OneInputStreamOperatorTestHarness<WrittenFiles, Void> committer = harness(false)) {
       committer.open();
@@ -225,8 +225,8 @@ class CollationFilesCommitterTest {
 
   @Test
   void endOfInputCommitsEverythingWithoutACheckpoint() throws Exception {
-    WrittenFiles staged = files(1, 0, 1);
-    WrittenFiles last = files(CollationStreamWriter.END_OF_INPUT, 1, 2);
+    WrittenFiles staged = files(0, 1);
+    WrittenFiles last = files(1, 2);
     try (OneInputStreamOperatorTestHarness<WrittenFiles, Void> committer = harness(false)) {
       committer.open();
       committer.processElement(staged, 0);
@@ -246,7 +246,7 @@ class CollationFilesCommitterTest {
     try (OneInputStreamOperatorTestHarness<WrittenFiles, Void> committer = harness(false)) {
       // The table shows that this very job (and operator) already committed at end of input,
       // as it does when a failover restarts the job from a checkpoint after that commit.
-      WrittenFiles committed = files(CollationStreamWriter.END_OF_INPUT, 0, 1);
+      WrittenFiles committed = files(0, 1);
       table
           .newAppend()
           .appendFile(committed.dataFiles().get(0))
@@ -255,7 +255,7 @@ class CollationFilesCommitterTest {
           .set(CollationFilesCommitter.MAX_COMMITTED, Long.toString(Long.MAX_VALUE))
           .commit();
       committer.open();
-      committer.processElement(files(CollationStreamWriter.END_OF_INPUT, 0, 1), 0);
+      committer.processElement(files(0, 1), 0);
       committer.endInput();
       assertThat(locations(committedFiles())).isEqualTo(locations(committed));
     }
@@ -264,8 +264,8 @@ class CollationFilesCommitterTest {
 
   @Test
   void boundsOfAMetricDroppedWhileTheJobRunsAreNotCommitted() throws Exception {
-    WrittenFiles before = files(1, 0, 1);
-    WrittenFiles after = files(2, 0, 1);
+    WrittenFiles before = files(0, 1);
+    WrittenFiles after = files(0, 1);
     try (OneInputStreamOperatorTestHarness<WrittenFiles, Void> committer = harness(false)) {
       committer.open();
       committer.processElement(before, 0);
@@ -290,15 +290,15 @@ class CollationFilesCommitterTest {
 
   @Test
   void overwriteReplacesThePartitionsItWrites() throws Exception {
-    WrittenFiles old0 = files(1, 0, 1);
-    WrittenFiles old1 = files(1, 1, 1);
+    WrittenFiles old0 = files(0, 1);
+    WrittenFiles old1 = files(1, 1);
     try (OneInputStreamOperatorTestHarness<WrittenFiles, Void> committer = harness(false)) {
       committer.open();
       committer.processElement(old0, 0);
       committer.processElement(old1, 0);
       committer.endInput();
     }
-    WrittenFiles new0 = files(CollationStreamWriter.END_OF_INPUT, 0, 2);
+    WrittenFiles new0 = files(0, 2);
     try (OneInputStreamOperatorTestHarness<WrittenFiles, Void> committer = harness(true)) {
       committer.open();
       committer.processElement(new0, 0);
@@ -310,8 +310,8 @@ class CollationFilesCommitterTest {
 
   @Test
   void aConcurrentAppendByAnotherWriterIsKept() throws Exception {
-    WrittenFiles ours = files(1, 0, 1);
-    WrittenFiles theirs = files(1, 1, 1);
+    WrittenFiles ours = files(0, 1);
+    WrittenFiles theirs = files(1, 1);
     try (OneInputStreamOperatorTestHarness<WrittenFiles, Void> committer = harness(false)) {
       committer.open();
       committer.processElement(ours, 0);

@@ -81,7 +81,7 @@ class SerializerFixturesTest {
   }
 
   private static WrittenFiles writtenFiles() {
-    return new WrittenFiles(42L, SPEC, List.of(file("a", 1), file("b", 19000)));
+    return new WrittenFiles(SPEC, List.of(file("a", 1), file("b", 19000)));
   }
 
   private static CommitterState committerState() {
@@ -89,11 +89,10 @@ class SerializerFixturesTest {
         "0123456789abcdef0123456789abcdef",
         Map.of(
             5L,
-            List.of(new WrittenFiles(5L, SPEC, List.of(file("c", 2)))),
+            List.of(new WrittenFiles(SPEC, List.of(file("c", 2)))),
             7L,
             List.of(
-                new WrittenFiles(6L, SPEC, List.of(file("d", 3))),
-                new WrittenFiles(7L, SPEC, List.of()))));
+                new WrittenFiles(SPEC, List.of(file("d", 3))), new WrittenFiles(SPEC, List.of()))));
   }
 
   @Test

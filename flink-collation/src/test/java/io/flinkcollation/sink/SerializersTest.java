@@ -94,10 +94,9 @@ class SerializersTest {
 
   @Test
   void writtenFilesRoundTripWithEveryStatIncludingCollationBounds() throws IOException {
-    WrittenFiles written = new WrittenFiles(42L, SPEC, List.of(file("a", 1), file("b", 19000)));
+    WrittenFiles written = new WrittenFiles(SPEC, List.of(file("a", 1), file("b", 19000)));
     WrittenFiles copy = roundTrip(WrittenFilesSerializer.INSTANCE, written);
     assertThat(copy).isEqualTo(written);
-    assertThat(copy.checkpointId()).isEqualTo(42L);
     assertThat(copy.spec().specId()).isEqualTo(3);
     assertThat(copy.spec().fields()).hasSize(2);
     for (int i = 0; i < 2; i++) {
@@ -117,12 +116,11 @@ class SerializersTest {
             .withFileSizeInBytes(10)
             .withRecordCount(1)
             .build();
-    WrittenFiles written = new WrittenFiles(Long.MAX_VALUE, unpartitioned, List.of(file));
+    WrittenFiles written = new WrittenFiles(unpartitioned, List.of(file));
     WrittenFiles copy = roundTrip(WrittenFilesSerializer.INSTANCE, written);
     assertSameFile(copy.dataFiles().get(0), file);
-    assertThat(copy.checkpointId()).isEqualTo(Long.MAX_VALUE);
-    assertThat(roundTrip(WrittenFilesSerializer.INSTANCE, new WrittenFiles(1, SPEC, List.of())))
-        .isEqualTo(new WrittenFiles(1, SPEC, List.of()));
+    assertThat(roundTrip(WrittenFilesSerializer.INSTANCE, new WrittenFiles(SPEC, List.of())))
+        .isEqualTo(new WrittenFiles(SPEC, List.of()));
   }
 
   @Test
@@ -132,11 +130,11 @@ class SerializersTest {
             "job-1",
             Map.of(
                 5L,
-                List.of(new WrittenFiles(5, SPEC, List.of(file("a", 1)))),
+                List.of(new WrittenFiles(SPEC, List.of(file("a", 1)))),
                 7L,
                 List.of(
-                    new WrittenFiles(6, SPEC, List.of(file("b", 2))),
-                    new WrittenFiles(7, SPEC, List.of(file("c", 3), file("d", 4))))));
+                    new WrittenFiles(SPEC, List.of(file("b", 2))),
+                    new WrittenFiles(SPEC, List.of(file("c", 3), file("d", 4))))));
     CommitterState copy = roundTrip(CommitterStateSerializer.INSTANCE, state);
     assertThat(copy).isEqualTo(state);
     assertThat(copy.jobId()).isEqualTo("job-1");
@@ -157,8 +155,8 @@ class SerializersTest {
                   new DataInputDeserializer(out.getCopyOfBuffer()));
             })
         .isInstanceOf(IOException.class)
-        .hasMessageContaining("format version 2")
-        .hasMessageContaining("reads versions 1 to 1");
+        .hasMessageContaining("format version 3")
+        .hasMessageContaining("reads versions 1 to 2");
     DataOutputSerializer state = new DataOutputSerializer(16);
     assertThatThrownBy(
             () -> {
@@ -167,7 +165,7 @@ class SerializersTest {
                   new DataInputDeserializer(state.getCopyOfBuffer()));
             })
         .isInstanceOf(IOException.class)
-        .hasMessageContaining("committer state of format version 2");
+        .hasMessageContaining("committer state of format version 3");
   }
 
   @Test
