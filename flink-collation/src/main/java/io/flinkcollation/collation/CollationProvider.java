@@ -18,8 +18,11 @@ public interface CollationProvider {
    * that names meaning the same collation compare equal as strings.
    *
    * @param collationName the whole name, for example {@code icu.en_US-ai-ci}
-   * @return the canonical whole name, for example {@code icu.en_US-ci-ai}
-   * @throws IllegalArgumentException naming the bad part and showing a valid example
+   * @return the canonical whole name, for example {@code icu.en_US-ci-ai}; {@link Collations#UTF8}
+   *     for a name that is only another spelling of UTF-8 byte order (then {@link #resolve} is
+   *     never called for it and the name means exactly what no collation means)
+   * @throws IllegalArgumentException naming the bad part and showing a valid example, preferably
+   *     made by {@link Collations#invalid}
    */
   String canonicalize(String collationName);
 

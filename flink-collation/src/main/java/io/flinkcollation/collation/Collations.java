@@ -30,14 +30,25 @@ public final class Collations {
 
   private Collations() {}
 
-  /** Whether {@code name} means byte order: {@code null}, or the reserved name {@code utf8}. */
+  /**
+   * Whether {@code name} means byte order: {@code null}, the reserved name {@code utf8}, or a name
+   * its provider canonicalises to {@code utf8} (an alias such as {@code spark.UTF8_BINARY}).
+   */
   public static boolean isUtf8(String name) {
-    return name == null || UTF8.equals(name);
+    if (name == null || UTF8.equals(name)) {
+      return true;
+    }
+    try {
+      return UTF8.equals(canonicalize(name));
+    } catch (IllegalArgumentException e) {
+      return false; // not a name of byte order; whoever uses it reports what is wrong with it
+    }
   }
 
   /**
    * Validates a collation name and returns its canonical form ({@code icu.en_US-ai-ci} becomes
-   * {@code icu.en_US-ci-ai}); {@code utf8} stays {@code utf8}.
+   * {@code icu.en_US-ci-ai}); {@code utf8} stays {@code utf8}, and a provider's alias of byte order
+   * ({@code spark.UTF8_BINARY}) becomes {@code utf8}.
    *
    * @throws IllegalArgumentException naming the bad part of the name and showing a valid example
    */
@@ -58,7 +69,8 @@ public final class Collations {
       return Utf8Collation.INSTANCE;
     }
     CollationProvider provider = providerOf(name);
-    return provider.resolve(provider.canonicalize(name));
+    String canonical = provider.canonicalize(name);
+    return UTF8.equals(canonical) ? Utf8Collation.INSTANCE : provider.resolve(canonical);
   }
 
   /** The providers found on the class path, by name. */
@@ -163,7 +175,11 @@ public final class Collations {
     return "the provider is missing";
   }
 
-  static IllegalArgumentException invalid(String name, String reason) {
+  /**
+   * The error for a malformed or unknown collation name, in the form every provider uses: the name,
+   * what is wrong with it ({@code reason}, naming the bad part and the fix), and a valid example.
+   */
+  public static IllegalArgumentException invalid(String name, String reason) {
     return new IllegalArgumentException(
         String.format(
             "Invalid collation name '%s': %s. Expected '<provider>.<name>' such as %s, or '%s'",

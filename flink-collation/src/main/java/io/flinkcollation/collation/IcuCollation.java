@@ -6,18 +6,25 @@ import com.ibm.icu.util.ULocale;
 import java.util.Comparator;
 import java.util.Optional;
 
-/** An {@code icu} collation: a frozen template collator from which each thread clones its own. */
+/**
+ * An {@code icu} collation: a frozen template collator from which each thread clones its own, and
+ * the trimming and case mapping its modifiers apply to each value before the collator compares it.
+ */
 final class IcuCollation implements Collation {
   private final String name;
-  private final boolean rtrim;
+  private final SpaceTrimming trimming;
+  private final CaseMapping caseMapping;
+  private final ULocale locale;
   private final RuleBasedCollator template;
   private final String version;
   private volatile PrimaryRanks primaryRanks;
 
   IcuCollation(IcuCollationProvider.Spec spec) {
     this.name = spec.canonicalName();
-    this.rtrim = spec.rtrim;
-    RuleBasedCollator collator = (RuleBasedCollator) Collator.getInstance(new ULocale(spec.locale));
+    this.trimming = spec.trimming;
+    this.caseMapping = spec.caseMapping;
+    this.locale = new ULocale(spec.locale);
+    RuleBasedCollator collator = (RuleBasedCollator) Collator.getInstance(locale);
     // Spark's mapping of case/accent sensitivity onto ICU strength
     // (docs/spec-notes.md#icu-strength).
     if (spec.caseInsensitive) {
@@ -49,7 +56,7 @@ final class IcuCollation implements Collation {
 
   @Override
   public PadAttribute pad() {
-    return rtrim ? PadAttribute.PAD_SPACE : PadAttribute.NO_PAD;
+    return trimming.pad();
   }
 
   /** A thawed clone of the template: a frozen collator takes a lock on every compare. */
@@ -62,12 +69,26 @@ final class IcuCollation implements Collation {
     return new IcuComparator(newCollator());
   }
 
+  /** The value as the collator compares it: trimmed, then case mapped. */
+  private String prepare(String value) {
+    return caseMapping.apply(trimming.apply(value), locale);
+  }
+
   /**
    * The collation's primary ranks, built on first use (tens of milliseconds) and shared by every
    * comparator of this collation: they are immutable. Readers that only compare never build them.
+   *
+   * <p>None when a modifier rewrites values before comparing (leading spaces removed, case mapped):
+   * the ranks read a value's own characters. Trailing spaces are within their reach (under PAD
+   * SPACE a run of trailing spaces ends a walk), so {@code rtrim} keeps them.
    */
   @Override
   public Optional<PrimaryRanks> primaryRanks() {
+    if (caseMapping != CaseMapping.NONE
+        || trimming == SpaceTrimming.LEADING
+        || trimming == SpaceTrimming.BOTH) {
+      return Optional.empty();
+    }
     PrimaryRanks ranks = primaryRanks;
     if (ranks == null) {
       synchronized (this) {
@@ -81,21 +102,12 @@ final class IcuCollation implements Collation {
     return Optional.of(ranks);
   }
 
-  /** Removes trailing U+0020 only: PAD SPACE pads with spaces, not with other white space. */
-  static String trimTrailingSpaces(String value) {
-    int end = value.length();
-    while (end > 0 && value.charAt(end - 1) == ' ') {
-      end--;
-    }
-    return end == value.length() ? value : value.substring(0, end);
-  }
-
   @Override
   public String toString() {
     return name + "@" + version;
   }
 
-  /** One thread's comparator: a thawed collator of its own, PAD SPACE applied before comparing. */
+  /** One thread's comparator: a thawed collator of its own, the modifiers applied before comparing. */
   private final class IcuComparator implements Comparator<String> {
     private final RuleBasedCollator collator;
 
@@ -105,9 +117,7 @@ final class IcuCollation implements Collation {
 
     @Override
     public int compare(String a, String b) {
-      return rtrim
-          ? collator.compare(trimTrailingSpaces(a), trimTrailingSpaces(b))
-          : collator.compare(a, b);
+      return collator.compare(prepare(a), prepare(b));
     }
   }
 }

@@ -7,6 +7,7 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
@@ -18,8 +19,11 @@ import java.util.concurrent.ConcurrentMap;
  *
  * <p>The locale is an ICU locale id in underscore form ({@code en_US}, {@code sr_Latn_RS}, {@code
  * root}). Unknown locales are errors: ICU itself would silently fall back to the root order.
- * Modifiers: {@code cs} (default) or {@code ci}, {@code as} (default) or {@code ai}, and {@code
- * rtrim}. The canonical form leaves defaults out and orders modifiers case, accent, rtrim.
+ * Modifiers, at most one of each group: case sensitivity {@code cs} (default) or {@code ci}; accent
+ * sensitivity {@code as} (default) or {@code ai}; space trimming {@code ltrim}, {@code rtrim} or
+ * {@code trim}; case mapping {@code lower}, {@code upper} or {@code casefold}. The canonical form
+ * leaves defaults out and orders the groups as listed, for example {@code
+ * icu.tr_TR-ci-ai-trim-lower}.
  */
 public final class IcuCollationProvider implements CollationProvider {
   static final String NAME = "icu";
@@ -42,18 +46,46 @@ public final class IcuCollationProvider implements CollationProvider {
     return resolved.computeIfAbsent(canonicalName, name -> new IcuCollation(parse(name)));
   }
 
+  private static final Map<String, SpaceTrimming> TRIMMINGS =
+      Map.of(
+          "ltrim",
+          SpaceTrimming.LEADING,
+          "rtrim",
+          SpaceTrimming.TRAILING,
+          "trim",
+          SpaceTrimming.BOTH);
+
+  private static String trimModifier(SpaceTrimming trimming) {
+    for (Map.Entry<String, SpaceTrimming> entry : TRIMMINGS.entrySet()) {
+      if (entry.getValue() == trimming) {
+        return entry.getKey();
+      }
+    }
+    throw new IllegalArgumentException("No modifier trims " + trimming);
+  }
+
+  private static final String KNOWN_MODIFIERS =
+      "cs, ci, as, ai, ltrim, rtrim, trim, lower, upper, casefold";
+
   /** Parsed form of an {@code icu} name. */
   static final class Spec {
     final String locale;
     final boolean caseInsensitive;
     final boolean accentInsensitive;
-    final boolean rtrim;
+    final SpaceTrimming trimming;
+    final CaseMapping caseMapping;
 
-    Spec(String locale, boolean caseInsensitive, boolean accentInsensitive, boolean rtrim) {
+    Spec(
+        String locale,
+        boolean caseInsensitive,
+        boolean accentInsensitive,
+        SpaceTrimming trimming,
+        CaseMapping caseMapping) {
       this.locale = locale;
       this.caseInsensitive = caseInsensitive;
       this.accentInsensitive = accentInsensitive;
-      this.rtrim = rtrim;
+      this.trimming = trimming;
+      this.caseMapping = caseMapping;
     }
 
     String canonicalName() {
@@ -64,8 +96,11 @@ public final class IcuCollationProvider implements CollationProvider {
       if (accentInsensitive) {
         name.append("-ai");
       }
-      if (rtrim) {
-        name.append("-rtrim");
+      if (trimming != SpaceTrimming.NONE) {
+        name.append('-').append(trimModifier(trimming));
+      }
+      if (caseMapping != CaseMapping.NONE) {
+        name.append('-').append(caseMapping.modifier);
       }
       return name.toString();
     }
@@ -88,7 +123,8 @@ public final class IcuCollationProvider implements CollationProvider {
 
     Boolean caseInsensitive = null;
     Boolean accentInsensitive = null;
-    boolean rtrim = false;
+    String trimming = null;
+    CaseMapping caseMapping = CaseMapping.NONE;
     Set<String> seen = new TreeSet<>();
     for (int i = 1; i < parts.length; i++) {
       String modifier = parts[i];
@@ -105,23 +141,54 @@ public final class IcuCollationProvider implements CollationProvider {
         case "ai":
           accentInsensitive = checkUnset(collationName, accentInsensitive, "ai", "as", modifier);
           break;
+        case "ltrim":
         case "rtrim":
-          rtrim = true;
+        case "trim":
+          if (trimming != null) {
+            throw conflict(
+                collationName,
+                trimming,
+                modifier,
+                trimming.equals("trim") || modifier.equals("trim")
+                    ? "keep one of them ('trim' ignores spaces at both ends)"
+                    : "use 'trim' to ignore spaces at both ends");
+          }
+          trimming = modifier;
+          break;
+        case "lower":
+        case "upper":
+        case "casefold":
+          if (caseMapping != CaseMapping.NONE) {
+            throw conflict(
+                collationName,
+                caseMapping.modifier,
+                modifier,
+                "keep one of them (a value is mapped to one case before comparing)");
+          }
+          caseMapping = CaseMapping.ofModifier(modifier);
           break;
         default:
           checkHyphenatedLocale(collationName, parts);
           throw Collations.invalid(
               collationName,
               String.format(
-                  "unknown modifier '%s' (known: cs, ci, as, ai, rtrim)%s",
-                  modifier, modifier.isEmpty() ? "; remove the empty '-'" : ""));
+                  "unknown modifier '%s' (known: %s)%s",
+                  modifier, KNOWN_MODIFIERS, modifier.isEmpty() ? "; remove the empty '-'" : ""));
       }
     }
     return new Spec(
         locale,
         Boolean.TRUE.equals(caseInsensitive),
         Boolean.TRUE.equals(accentInsensitive),
-        rtrim);
+        trimming == null ? SpaceTrimming.NONE : TRIMMINGS.get(trimming),
+        caseMapping);
+  }
+
+  private static IllegalArgumentException conflict(
+      String collationName, String first, String second, String fix) {
+    return Collations.invalid(
+        collationName,
+        String.format("the modifiers '%s' and '%s' conflict; %s", first, second, fix));
   }
 
   /**

@@ -35,7 +35,19 @@ class CollationNamesTest {
           icu.de_DE-ai-rtrim-ci    | icu.de_DE-ci-ai-rtrim
           icu.sr_Latn_RS-ci        | icu.sr_Latn_RS-ci
           icu.root-ci              | icu.root-ci
+          icu.en_US-trim           | icu.en_US-trim
+          icu.en_US-ltrim-ci       | icu.en_US-ci-ltrim
+          icu.tr_TR-lower-trim-ai  | icu.tr_TR-ai-trim-lower
+          icu.de_DE-upper-cs       | icu.de_DE-upper
+          icu.el-casefold-rtrim-ci | icu.el-ci-rtrim-casefold
+          icu.sv_SE-casefold-as    | icu.sv_SE-casefold
           utf8                     | utf8
+          spark.UTF8_LCASE         | spark.UTF8_LCASE
+          spark.utf8_lcase         | spark.UTF8_LCASE
+          spark.Utf8_Lcase_Rtrim   | spark.UTF8_LCASE_RTRIM
+          spark.UTF8_BINARY_RTRIM  | spark.UTF8_BINARY_RTRIM
+          spark.UTF8_BINARY        | utf8
+          spark.utf8_binary        | utf8
           test.upper               | test.upper
           """)
   void canonicalForm(String name, String canonical) {
@@ -82,7 +94,10 @@ class CollationNamesTest {
   void versionIsIcusFourPartCollatorVersion(String locale) {
     String expected = Collator.getInstance(new ULocale(locale)).getVersion().toString();
 
-    for (String modifiers : new String[] {"", "-ci", "-ai", "-ci-ai-rtrim"}) {
+    for (String modifiers :
+        new String[] {
+          "", "-ci", "-ai", "-ci-ai-rtrim", "-ltrim", "-trim-lower", "-upper", "-casefold"
+        }) {
       String version = Collations.resolve("icu." + locale + modifiers).version();
       assertThat(version).as("icu.%s%s", locale, modifiers).matches(FOUR_PART_VERSION);
       // ICU versions the tailoring and the UCA, not strength settings: the modifiers are part of
@@ -132,7 +147,37 @@ class CollationNamesTest {
         arguments("icu.en_US-rtrim-ai-rtrim", "the modifier 'rtrim' appears more than once"),
         arguments("icu.en_US-xx", "unknown modifier 'xx'"),
         arguments("icu.en_US-CI", "unknown modifier 'CI'"),
-        arguments("icu.en_US-trim", "unknown modifier 'trim'"),
+        arguments(
+            "icu.en_US-ltrim-trim",
+            "the modifiers 'ltrim' and 'trim' conflict; keep one of them ('trim' ignores spaces at"
+                + " both ends)"),
+        arguments(
+            "icu.en_US-trim-rtrim",
+            "the modifiers 'trim' and 'rtrim' conflict; keep one of them ('trim' ignores spaces at"
+                + " both ends)"),
+        arguments(
+            "icu.en_US-rtrim-ci-ltrim",
+            "the modifiers 'rtrim' and 'ltrim' conflict; use 'trim' to ignore spaces at both ends"),
+        arguments(
+            "icu.en_US-lower-upper",
+            "the modifiers 'lower' and 'upper' conflict; keep one of them (a value is mapped to one"
+                + " case before comparing)"),
+        arguments("icu.en_US-upper-ci-lower", "the modifiers 'upper' and 'lower' conflict"),
+        arguments("icu.en_US-casefold-lower", "the modifiers 'casefold' and 'lower' conflict"),
+        arguments("icu.en_US-upper-casefold", "the modifiers 'upper' and 'casefold' conflict"),
+        arguments("icu.en_US-trim-trim", "the modifier 'trim' appears more than once"),
+        arguments("icu.en_US-LOWER", "unknown modifier 'LOWER'"),
+        arguments("icu.en_US-fold", "unknown modifier 'fold'"),
+        arguments(
+            "icu.en_US-lcase",
+            "unknown modifier 'lcase' (known: cs, ci, as, ai, ltrim, rtrim, trim, lower, upper,"
+                + " casefold)"),
+        arguments(
+            "spark.UTF8_UCASE",
+            "unknown collation 'UTF8_UCASE' of provider 'spark' (known: UTF8_BINARY,"
+                + " UTF8_BINARY_RTRIM, UTF8_LCASE, UTF8_LCASE_RTRIM, in any case;"),
+        arguments("spark.UNICODE_CI", "unknown collation 'UNICODE_CI' of provider 'spark'"),
+        arguments("spark.UTF8_LCASE_LTRIM", "unknown collation 'UTF8_LCASE_LTRIM'"),
         arguments("icu.en_US-", "unknown modifier ''"),
         arguments("icu.en_US--ci", "unknown modifier ''"),
         arguments(" icu.en_US", "it contains whitespace (U+0020) at position 0"),

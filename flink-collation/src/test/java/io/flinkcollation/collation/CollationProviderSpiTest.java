@@ -3,6 +3,7 @@ package io.flinkcollation.collation;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.flinkcollation.collation.spark.SparkCollationProvider;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -10,7 +11,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Providers come from {@link java.util.ServiceLoader}: the built-in {@code icu} and the tests' one.
+ * Providers come from {@link java.util.ServiceLoader}: the built-in {@code icu} and {@code spark},
+ * and the tests' one.
  */
 class CollationProviderSpiTest {
 
@@ -23,8 +25,9 @@ class CollationProviderSpiTest {
   void providersAreFoundOnTheClassPath() {
     Map<String, CollationProvider> providers = Collations.providers();
 
-    assertThat(providers).containsOnlyKeys("icu", "test");
+    assertThat(providers).containsOnlyKeys("icu", "spark", "test");
     assertThat(providers.get("icu")).isInstanceOf(IcuCollationProvider.class);
+    assertThat(providers.get("spark")).isInstanceOf(SparkCollationProvider.class);
     assertThat(providers.get("test")).isInstanceOf(TestCollationProvider.class);
     providers.forEach((name, provider) -> assertThat(provider.name()).isEqualTo(name));
     assertThatThrownBy(() -> providers.remove("icu"))

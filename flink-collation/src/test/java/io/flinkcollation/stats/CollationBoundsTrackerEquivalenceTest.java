@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -27,7 +28,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * never change a bound: over many random files its outcome and bounds equal those of the naive
  * reference, which sorts all values with the plain comparator and the tie rule ({@link
  * CollationBoundsAssert#expectedBounds}). Files mix real words, their case, accent and trailing
- * space variants, tricky random strings, low and high cardinality, sorted runs, values at offsets
+ * space variants, tricky random strings, spaced mixed-case values with the letters case mappings
+ * treat specially, low and high cardinality, sorted runs, values at offsets
  * inside larger arrays, the odd invalid UTF-8 value and short length limits.
  */
 class CollationBoundsTrackerEquivalenceTest {
@@ -69,12 +71,27 @@ class CollationBoundsTrackerEquivalenceTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("collations")
   void boundsEqualTheNaiveReferenceOverRandomFiles(Collation collation) {
+    assertThat(collation.primaryRanks()).as("the fast path under test").isPresent();
+    assertBoundsEqualTheReference(collation, collation::newComparator);
+  }
+
+  /**
+   * Over 250 random files, a tracker with the collation's own comparator and whatever ranks it
+   * offers has the bounds and outcome that sorting with {@code reference} gives.
+   */
+  static void assertBoundsEqualTheReference(
+      Collation collation, Supplier<Comparator<String>> reference) {
     Random random = new Random(collation.name().hashCode());
     for (int file = 0; file < 250; file++) {
       int maxBoundLength = random.nextInt(4) == 0 ? 1 + random.nextInt(6) : 1024;
-      List<String> values = file(random, collation.newComparator());
+      List<String> values = file(random, reference.get());
       boolean invalid = random.nextInt(25) == 0;
-      CollationBoundsTracker tracker = ranked(collation, collation.newComparator(), maxBoundLength);
+      CollationBoundsTracker tracker =
+          new CollationBoundsTracker(
+              1,
+              collation.newComparator(),
+              collation.primaryRanks().orElse(PrimaryRanks.NONE),
+              maxBoundLength);
       int invalidAt = invalid ? random.nextInt(values.size() + 1) : -1;
       for (int i = 0; i <= values.size(); i++) {
         if (i == invalidAt) {
@@ -93,7 +110,7 @@ class CollationBoundsTrackerEquivalenceTest {
         continue;
       }
       Optional<List<String>> expected =
-          CollationBoundsAssert.expectedBounds(collation, nonNull, maxBoundLength)
+          CollationBoundsAssert.expectedBounds(reference.get(), nonNull, maxBoundLength)
               .map(Arrays::asList);
       assertThat(tracker.bounds().map(b -> List.of(b.lower(), b.upper())))
           .as(what)
@@ -168,11 +185,12 @@ class CollationBoundsTrackerEquivalenceTest {
   }
 
   /** A random file: its kind decides cardinality and order. Nulls here and there. */
-  private static List<String> file(Random random, Comparator<String> order) {
+  static List<String> file(Random random, Comparator<String> order) {
     int size = 1 + random.nextInt(random.nextInt(10) == 0 ? 3000 : 200);
     List<String> pool = new ArrayList<>();
-    int kind = random.nextInt(6);
+    int kind = random.nextInt(7);
     int poolSize = kind <= 1 ? 1 + random.nextInt(30) : size;
+    List<String> alphabet = CollationSamples.casePieces(random);
     for (int i = 0; i < poolSize; i++) {
       String word = CollationSamples.WORDS.get(random.nextInt(CollationSamples.WORDS.size()));
       switch (kind) {
@@ -183,6 +201,11 @@ class CollationBoundsTrackerEquivalenceTest {
         case 1: // low cardinality of tricky strings
         case 3: // high cardinality of tricky strings
           pool.add(CollationSamples.randomString(random));
+          break;
+        case 5: // what trimming and case mapping change: end spaces, mixed case, ß, i, sigma
+          pool.add(
+              CollationSamples.spacedMixedCase(
+                  random.nextInt(4) == 0 ? List.of(word) : alphabet, random));
           break;
         default: // words with a random tail of tricky pieces or numbers
           pool.add(
@@ -221,7 +244,7 @@ class CollationBoundsTrackerEquivalenceTest {
    * memory layouts become such bytes is {@code io.flinkcollation.sink.StoredStringsTest}'s
    * business.
    */
-  private static void add(CollationBoundsTracker tracker, String value, Random random) {
+  static void add(CollationBoundsTracker tracker, String value, Random random) {
     byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
     if (random.nextBoolean()) {
       tracker.add(bytes, 0, bytes.length);

@@ -110,10 +110,18 @@ public final class CollationBoundsAssert {
   /** The recomputed bounds, absent when there is no value or a bound is too long. */
   public static Optional<String[]> expectedBounds(
       Collation collation, Collection<String> values, int maxBoundLength) {
+    return expectedBounds(collation.newComparator(), values, maxBoundLength);
+  }
+
+  /**
+   * The bounds under {@code order}, for example a naive reference written out in a test, absent
+   * when there is no value or a bound is too long.
+   */
+  public static Optional<String[]> expectedBounds(
+      Comparator<String> order, Collection<String> values, int maxBoundLength) {
     if (values.isEmpty()) {
       return Optional.empty();
     }
-    Comparator<String> order = collation.newComparator();
     Comparator<String> lowest = order.thenComparing(CollationBoundsAssert::compareBytes);
     Comparator<String> highest =
         (a, b) -> {

@@ -7,6 +7,8 @@ import io.flinkcollation.collation.Collation;
 import io.flinkcollation.collation.PadAttribute;
 import io.flinkcollation.collation.PrimaryRanks;
 import java.text.Normalizer;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
@@ -49,7 +51,61 @@ public final class CollationSamples {
                   + "file9|file 10|co-op|coop|o'neil|oneil|| |a|A")
               .split("\\|", -1));
 
+  /**
+   * Letters whose case mappings are special: sharp s and its capital, the four Turkish i's (with
+   * {@code i} and a combining dot), the three sigmas, a ligature, full width, the Kelvin sign, a
+   * title-case digraph, characters whose upper case is longer ({@code ŉ}, {@code ΐ}), and letters
+   * whose mapping changes their primary weight (Turkish {@code Ì} lower-cases to a dotted i with a
+   * grave, {@code ı} upper-cases to {@code I}, the ypogegrammeni U+0345 to a capital iota).
+   */
+  public static final List<String> CASE_PIECES =
+      List.of(
+          "ß", "ẞ", "SS", "ss", "s", "i", "I", "ı", "İ", "i\u0307", "σ", "ς", "Σ", "ΟΔΟΣ", "οδος",
+          "οδοσ", "ﬁ", "FI", "Ａ", "a", "A", "k", "K", "\u212A", "ǅ", "ǆ", "Ǆ", "ŉ", "ΐ", "é", "É",
+          "Ì", "ì", "Í", "í", "ï", "Ĩ", "\u0345");
+
   private CollationSamples() {}
+
+  /**
+   * A few of {@link #CASE_PIECES}, at random: values built from a small alphabet put every one of
+   * its letters at the bounds now and then.
+   */
+  public static List<String> casePieces(Random random) {
+    List<String> alphabet = new ArrayList<>(CASE_PIECES);
+    Collections.shuffle(alphabet, random);
+    return alphabet.subList(0, 2 + random.nextInt(4));
+  }
+
+  /**
+   * A value that trimming and case mapping change: up to two leading and trailing spaces (now and
+   * then a tab) around one to four of {@code pieces} in mixed case, some apart.
+   */
+  public static String spacedMixedCase(List<String> pieces, Random random) {
+    StringBuilder value = new StringBuilder(" ".repeat(random.nextInt(3)));
+    int count = 1 + random.nextInt(4);
+    for (int i = 0; i < count; i++) {
+      String piece = pieces.get(random.nextInt(pieces.size()));
+      switch (random.nextInt(3)) {
+        case 0:
+          piece = piece.toUpperCase(Locale.ROOT);
+          break;
+        case 1:
+          piece = piece.toLowerCase(Locale.ROOT);
+          break;
+        default:
+          break;
+      }
+      value.append(piece);
+      if (random.nextInt(4) == 0) {
+        value.append(' ');
+      }
+    }
+    value.append(" ".repeat(random.nextInt(3)));
+    if (random.nextInt(10) == 0) {
+      value.insert(random.nextBoolean() ? 0 : value.length(), '\t');
+    }
+    return value.toString();
+  }
 
   /** Up to six random {@link #PIECES}. */
   public static String randomString(Random random) {
