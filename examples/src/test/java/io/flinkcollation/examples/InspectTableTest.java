@@ -189,17 +189,17 @@ class InspectTableTest {
         .set(
             TableCollations.PROPERTY,
             String.format(
-                "{\"fields\":[{\"field-id\":%d,\"collation\":\"spark.utf8_lcase\","
-                    + "\"collation-metrics\":[{\"id\":%d,\"collation\":\"spark.utf8_lcase\","
+                "{\"fields\":[{\"field-id\":%d,\"collation\":\"duckdb.nocase\","
+                    + "\"collation-metrics\":[{\"id\":%d,\"collation\":\"duckdb.nocase\","
                     + "\"version\":\"1\"}]}]}",
                 nameId, current.id()))
         .commit();
 
     String text = run("--warehouse", warehouse.toString(), "--table", "db.users")[0];
     List<String> lines = Arrays.asList(text.split("\n"));
-    assertThat(line(lines, "name", "spark.utf8_lcase", "unavailable", " " + current.id() + " "))
+    assertThat(line(lines, "name", "duckdb.nocase", "unavailable", " " + current.id() + " "))
         .endsWith("no");
-    assertThat(text).contains("no collation provider 'spark' is installed");
+    assertThat(text).contains("no collation provider 'duckdb' is installed");
 
     JsonNode name =
         new ObjectMapper()
@@ -207,7 +207,7 @@ class InspectTableTest {
             .get("columns")
             .get(0);
     assertThat(name.get("running-version").isNull()).isTrue();
-    assertThat(name.get("unresolved-reason").asText()).contains("spark");
+    assertThat(name.get("unresolved-reason").asText()).contains("duckdb");
     assertThat(name.get("metrics").get(0).get("supported").asBoolean()).isFalse();
   }
 

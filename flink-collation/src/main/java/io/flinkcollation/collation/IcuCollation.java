@@ -107,7 +107,9 @@ final class IcuCollation implements Collation {
     return name + "@" + version;
   }
 
-  /** One thread's comparator: a thawed collator of its own, the modifiers applied before comparing. */
+  /**
+   * One thread's comparator: a thawed collator of its own, the modifiers applied before comparing.
+   */
   private final class IcuComparator implements Comparator<String> {
     private final RuleBasedCollator collator;
 

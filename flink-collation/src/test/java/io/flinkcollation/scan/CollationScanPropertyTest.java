@@ -42,11 +42,21 @@ class CollationScanPropertyTest {
           "icu.en_US-ai",
           "icu.de_DE-ci-rtrim",
           "icu.sv_SE-ci",
-          "icu.tr_TR-ci-ai-rtrim");
+          "icu.tr_TR-ci-ai-rtrim",
+          "icu.tr_TR-ci-trim",
+          "icu.de_DE-upper",
+          "icu.el-lower",
+          "icu.en_US-ltrim-casefold",
+          "spark.UTF8_LCASE",
+          "spark.UTF8_LCASE_RTRIM",
+          "spark.UTF8_BINARY_RTRIM");
 
-  /** Letters with their case and accent variants; the space exercises rtrim and no-pad. */
+  /**
+   * Letters with their case and accent variants, sigmas for case mappings; the space exercises
+   * trimming and no-pad.
+   */
   private static final String[] FAMILIES = {
-    "aAáÁàäÄ", "eEéÉëÈ", "iIıİíÍ", "oOöÖøØ", "sSß", "zZžŽ", "bB", " ", "-"
+    "aAáÁàäÄ", "eEéÉëÈ", "iIıİíÍ", "oOöÖøØ", "sSßẞ", "zZžŽ", "bB", "σςΣ", " ", "-"
   };
 
   @TempDir Path warehouse;
@@ -231,7 +241,14 @@ class CollationScanPropertyTest {
 
   private static String value(Random random, List<String> vocabulary) {
     String word = variant(random, vocabulary.get(random.nextInt(vocabulary.size())));
-    return random.nextInt(5) == 0 ? word + " ".repeat(1 + random.nextInt(2)) : word;
+    switch (random.nextInt(7)) {
+      case 0:
+        return word + " ".repeat(1 + random.nextInt(2));
+      case 1:
+        return " ".repeat(1 + random.nextInt(2)) + word;
+      default:
+        return word;
+    }
   }
 
   private static String variant(Random random, String word) {

@@ -282,8 +282,8 @@ class CollationScanTest {
         .set(
             TableCollations.PROPERTY,
             String.format(
-                "{\"fields\":[{\"field-id\":%d,\"collation\":\"spark.utf8_lcase\","
-                    + "\"collation-metrics\":[{\"id\":%d,\"collation\":\"spark.utf8_lcase\","
+                "{\"fields\":[{\"field-id\":%d,\"collation\":\"duckdb.nocase\","
+                    + "\"collation-metrics\":[{\"id\":%d,\"collation\":\"duckdb.nocase\","
                     + "\"version\":\"1\"}]}]}",
                 nameId, metricId))
         .commit();
@@ -291,7 +291,7 @@ class CollationScanTest {
 
     CollatedColumn column = CollatedColumn.of(t, "name");
     assertThat(column.resolved()).isEmpty();
-    assertThat(column.unresolvedReason()).get().asString().contains("spark");
+    assertThat(column.unresolvedReason()).get().asString().contains("duckdb");
     PrunedFiles result = CollationScan.of(t).planFiles(CollationPredicate.equal("name", "zebra"));
     assertThat(result.scannedFiles()).isEqualTo(1);
     assertThat(result.decisions().get(0).reason()).isEqualTo(Reason.COLLATION_UNAVAILABLE);

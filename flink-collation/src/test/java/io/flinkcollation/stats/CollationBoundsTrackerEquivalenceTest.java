@@ -29,8 +29,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * reference, which sorts all values with the plain comparator and the tie rule ({@link
  * CollationBoundsAssert#expectedBounds}). Files mix real words, their case, accent and trailing
  * space variants, tricky random strings, spaced mixed-case values with the letters case mappings
- * treat specially, low and high cardinality, sorted runs, values at offsets
- * inside larger arrays, the odd invalid UTF-8 value and short length limits.
+ * treat specially, low and high cardinality, sorted runs, values at offsets inside larger arrays,
+ * the odd invalid UTF-8 value and short length limits.
  */
 class CollationBoundsTrackerEquivalenceTest {
 
