@@ -167,6 +167,17 @@ class TableCollationsJsonTest {
   }
 
   @Test
+  void aProviderAliasOfByteOrderReadsAsNoCollation() {
+    // Another engine may write Spark's name of byte order; it means exactly no collation.
+    TableCollations read =
+        TableCollations.fromProperties(
+            Map.of(
+                TableCollations.PROPERTY,
+                "{\"fields\":[{\"field-id\":2,\"collation\":\"spark.UTF8_BINARY\"}]}"));
+    assertThat(read.isEmpty()).isTrue();
+  }
+
+  @Test
   void modelNeverStoresUtf8() {
     assertThatThrownBy(() -> FieldCollation.of(2, "utf8", List.of()))
         .hasMessageContaining("'utf8' is byte order, the same as no collation");

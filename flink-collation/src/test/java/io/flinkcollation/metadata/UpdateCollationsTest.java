@@ -34,6 +34,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** {@link UpdateCollations} on real Iceberg tables in a local Hadoop warehouse. */
 class UpdateCollationsTest {
@@ -282,12 +284,14 @@ class UpdateCollationsTest {
     assertThat(reload().properties()).doesNotContainKey(TableCollations.PROPERTY);
   }
 
-  @Test
-  void utf8OnACollatedColumnRemovesTheCollation() {
+  /** {@code spark.UTF8_BINARY} is another name of byte order: it removes a collation too. */
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"utf8", "spark.UTF8_BINARY", "spark.utf8_binary"})
+  void utf8OnACollatedColumnRemovesTheCollation(String byteOrder) {
     UpdateCollations.of(table).collate("name", CI).collate("attrs.key", CI).commit();
     long versions = metadataVersions();
 
-    UpdateCollations.of(table).collate("name", "utf8").commit();
+    UpdateCollations.of(table).collate("name", byteOrder).commit();
 
     assertThat(TableCollations.fromTable(reload()).fields()).containsOnlyKeys(id("attrs.key"));
     assertThat(metadataVersions()).isEqualTo(versions + 1);
