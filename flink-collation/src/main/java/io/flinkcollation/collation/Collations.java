@@ -24,6 +24,12 @@ public final class Collations {
 
   private static final Logger LOG = LoggerFactory.getLogger(Collations.class);
 
+  /** The longest collation name accepted, in characters. */
+  public static final int MAX_NAME_LENGTH = 128;
+
+  /** The longest collation version accepted, in characters. */
+  public static final int MAX_VERSION_LENGTH = 64;
+
   private static final Pattern PROVIDER = Pattern.compile("[a-z][a-z0-9_]*");
 
   private static volatile Map<String, CollationProvider> providers;
@@ -115,12 +121,30 @@ public final class Collations {
     return loaded;
   }
 
-  private static CollationProvider providerOf(String name) {
+  /**
+   * Checks the {@code <provider>.<name>} form without needing the provider: what every stored name
+   * must satisfy, also one that this build cannot resolve (spec "Collations": such a column stays
+   * readable, its bounds unused). {@code utf8} passes.
+   *
+   * @return the provider part, or {@code utf8}
+   * @throws IllegalArgumentException naming the bad part: null, empty, longer than {@value
+   *     #MAX_NAME_LENGTH} characters, whitespace or a control character, no or a malformed provider
+   */
+  public static String checkForm(String name) {
+    if (UTF8.equals(name)) {
+      return UTF8;
+    }
     if (name == null) {
       throw invalid(null, "it is null; use 'utf8' (or no collation) for byte order");
     }
     if (name.isEmpty()) {
       throw invalid(name, "it is empty");
+    }
+    if (name.length() > MAX_NAME_LENGTH) {
+      throw invalid(
+          name,
+          String.format(
+              "it is %d characters long; names have at most %d", name.length(), MAX_NAME_LENGTH));
     }
     for (int i = 0; i < name.length(); i++) {
       char c = name.charAt(i);
@@ -129,6 +153,11 @@ public final class Collations {
       if (Character.isWhitespace(c) || Character.isSpaceChar(c)) {
         throw invalid(
             name, String.format("it contains whitespace (U+%04X) at position %d", (int) c, i));
+      }
+      if (Quoted.isUnprintable(c)) {
+        throw invalid(
+            name,
+            String.format("it contains the control character U+%04X at position %d", (int) c, i));
       }
     }
     int dot = name.indexOf('.');
@@ -152,6 +181,45 @@ public final class Collations {
     if (!PROVIDER.matcher(provider).matches()) {
       throw invalid(name, "the provider '" + provider + "' is not a lower-case identifier");
     }
+    return provider;
+  }
+
+  /**
+   * Checks a collation version as declared in a metric: not empty, at most {@value
+   * #MAX_VERSION_LENGTH} characters, no whitespace or control characters (versions are compared
+   * byte for byte, so invisible characters would only make a metric that nothing matches).
+   *
+   * @throws IllegalArgumentException naming the bad part
+   */
+  public static String checkVersion(String version) {
+    String problem = null;
+    if (version == null || version.isEmpty()) {
+      problem = "it is empty; use the version the provider reports, such as '153.136.0.0'";
+    } else if (version.length() > MAX_VERSION_LENGTH) {
+      problem =
+          String.format(
+              "it is %d characters long; versions have at most %d",
+              version.length(), MAX_VERSION_LENGTH);
+    } else {
+      for (int i = 0; i < version.length() && problem == null; i++) {
+        char c = version.charAt(i);
+        if (Character.isWhitespace(c) || Character.isSpaceChar(c) || Quoted.isUnprintable(c)) {
+          problem =
+              String.format(
+                  "it contains whitespace or a control character (U+%04X) at position %d",
+                  (int) c, i);
+        }
+      }
+    }
+    if (problem != null) {
+      throw new IllegalArgumentException(
+          String.format("Invalid collation version %s: %s", Quoted.of(version), problem));
+    }
+    return version;
+  }
+
+  private static CollationProvider providerOf(String name) {
+    String provider = checkForm(name);
     CollationProvider found = providers().get(provider);
     if (found == null) {
       throw invalid(
@@ -182,7 +250,7 @@ public final class Collations {
   public static IllegalArgumentException invalid(String name, String reason) {
     return new IllegalArgumentException(
         String.format(
-            "Invalid collation name '%s': %s. Expected '<provider>.<name>' such as %s, or '%s'",
-            name, reason, EXAMPLE, UTF8));
+            "Invalid collation name %s: %s. Expected '<provider>.<name>' such as %s, or '%s'",
+            Quoted.of(name), reason, EXAMPLE, UTF8));
   }
 }

@@ -1,5 +1,6 @@
 package io.flinkcollation.metadata;
 
+import io.flinkcollation.collation.Collations;
 import java.io.Serializable;
 import java.util.Objects;
 import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
@@ -18,10 +19,13 @@ public final class CollationMetric implements Serializable {
 
   private CollationMetric(int id, String collation, String version) {
     Preconditions.checkArgument(id > 0, "Invalid collation metric id %s: must be positive", id);
-    Preconditions.checkArgument(
-        collation != null && !collation.isEmpty(), "Invalid collation metric %s: no collation", id);
-    Preconditions.checkArgument(
-        version != null && !version.isEmpty(), "Invalid collation metric %s: no version", id);
+    try {
+      Collations.checkForm(collation);
+      Collations.checkVersion(version);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          String.format("Invalid collation metric %s: %s", id, e.getMessage()), e);
+    }
     this.id = id;
     this.collation = collation;
     this.version = version;
@@ -41,7 +45,10 @@ public final class CollationMetric implements Serializable {
     return collation;
   }
 
-  /** The provider's collation version, compared as an opaque string. */
+  /**
+   * The provider's collation version, compared as an opaque string; at most {@value
+   * Collations#MAX_VERSION_LENGTH} characters, no whitespace or control characters.
+   */
   public String version() {
     return version;
   }

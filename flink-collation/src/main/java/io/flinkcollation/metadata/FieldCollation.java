@@ -28,14 +28,10 @@ public final class FieldCollation implements Serializable {
         !Collations.isUtf8(collation),
         "Field %s: 'utf8' is byte order, the same as no collation; it is never stored",
         fieldId);
-    if (providerInstalled(collation)) {
-      String canonical = Collations.canonicalize(collation);
-      Preconditions.checkArgument(
-          canonical.equals(collation),
-          "Field %s: collation '%s' is not canonical; use '%s'",
-          fieldId,
-          collation,
-          canonical);
+    try {
+      Collations.checkForm(collation);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(String.format("Field %s: %s", fieldId, e.getMessage()), e);
     }
     Set<String> versions = new HashSet<>();
     for (CollationMetric metric : metrics) {
@@ -61,9 +57,14 @@ public final class FieldCollation implements Serializable {
   /**
    * A field annotation.
    *
-   * @throws IllegalArgumentException if the collation is {@code utf8} or not canonical (checked
-   *     when its provider is installed), a metric names another collation, or a (collation,
-   *     version) repeats
+   * <p>The name is kept as written, provided it has the {@code <provider>.<name>} form ({@link
+   * Collations#checkForm}): a name this build cannot resolve or that is not in canonical form (a
+   * locale of a newer ICU, another engine's modifier, {@code icu.en-US-ci}) only makes this field's
+   * metrics unusable here (spec "Collations"); declaring such a name is refused by {@link
+   * UpdateCollations#collate}, which canonicalises.
+   *
+   * @throws IllegalArgumentException if the collation is {@code utf8} or malformed, a metric names
+   *     another collation, or a (collation, version) repeats
    */
   public static FieldCollation of(int fieldId, String collation, List<CollationMetric> metrics) {
     return new FieldCollation(fieldId, collation, metrics);
@@ -73,7 +74,10 @@ public final class FieldCollation implements Serializable {
     return fieldId;
   }
 
-  /** The canonical collation name, never {@code utf8}. */
+  /**
+   * The collation name as declared, never {@code utf8}; canonical when declared through this
+   * project, possibly not when written by another tool.
+   */
   public String collation() {
     return collation;
   }
@@ -86,18 +90,6 @@ public final class FieldCollation implements Serializable {
   /** The metric declared for exactly this version of the field's collation, if any. */
   public Optional<CollationMetric> metricFor(String version) {
     return metrics.stream().filter(m -> m.version().equals(version)).findFirst();
-  }
-
-  /**
-   * Whether the provider named by {@code collation} runs here. A table annotated by an engine with
-   * another provider must stay readable (its bounds are just unusable here,
-   * docs/spec-notes.md#rules-followed), so only names of installed providers can be checked for
-   * their canonical form; a name without a provider part is always checked, which rejects it with
-   * the {@link Collations} message.
-   */
-  private static boolean providerInstalled(String collation) {
-    int dot = collation == null ? -1 : collation.indexOf('.');
-    return dot <= 0 || Collations.providers().containsKey(collation.substring(0, dot));
   }
 
   FieldCollation withMetrics(List<CollationMetric> newMetrics) {

@@ -28,12 +28,22 @@ public final class TableCollations implements Serializable {
   /** The table property holding the JSON form. */
   public static final String PROPERTY = "collations";
 
-  private static final TableCollations EMPTY = new TableCollations(Collections.emptyList());
+  private static final TableCollations EMPTY =
+      new TableCollations(Collections.emptyList(), Map.of(), List.of());
 
   private final Map<Integer, FieldCollation> fields;
   private final Map<Integer, CollationMetric> metricsById;
 
-  private TableCollations(Collection<FieldCollation> fieldCollations) {
+  /** Declarations of these field ids could not be read; the reason, by field id. */
+  private final Map<Integer, String> unreadableFields;
+
+  /** Problems of the property not tied to one field (not JSON, no 'fields', unknown keys). */
+  private final List<String> unreadableProperty;
+
+  private TableCollations(
+      Collection<FieldCollation> fieldCollations,
+      Map<Integer, String> unreadableFields,
+      List<String> unreadableProperty) {
     Map<Integer, FieldCollation> byField = new TreeMap<>();
     Map<Integer, CollationMetric> byMetric = new TreeMap<>();
     for (FieldCollation field : fieldCollations) {
@@ -56,6 +66,8 @@ public final class TableCollations implements Serializable {
     }
     this.fields = Collections.unmodifiableMap(byField);
     this.metricsById = Collections.unmodifiableMap(byMetric);
+    this.unreadableFields = Collections.unmodifiableMap(new TreeMap<>(unreadableFields));
+    this.unreadableProperty = List.copyOf(unreadableProperty);
   }
 
   public static TableCollations empty() {
@@ -63,18 +75,112 @@ public final class TableCollations implements Serializable {
   }
 
   public static TableCollations of(Collection<FieldCollation> fieldCollations) {
-    return fieldCollations.isEmpty() ? EMPTY : new TableCollations(fieldCollations);
+    return fieldCollations.isEmpty()
+        ? EMPTY
+        : new TableCollations(fieldCollations, Map.of(), List.of());
   }
 
-  /** Reads the model from a table's {@value #PROPERTY} property; empty when it is not set. */
+  /** The readable declarations and the problems of the rest, as read from a corrupt property. */
+  static TableCollations withProblems(
+      Collection<FieldCollation> readable,
+      Map<Integer, String> unreadableFields,
+      List<String> unreadableProperty) {
+    return new TableCollations(readable, unreadableFields, unreadableProperty);
+  }
+
+  /**
+   * Reads the model from a table's {@value #PROPERTY} property; empty when it is not set. Never
+   * fails: what cannot be read is reported by {@link #problems()}.
+   */
   public static TableCollations fromTable(Table table) {
     return fromProperties(table.properties());
   }
 
-  /** Reads the model from table properties; empty when {@value #PROPERTY} is not set. */
+  /**
+   * Reads the model from table properties; empty when {@value #PROPERTY} is not set. Never fails,
+   * so that a property another tool damaged keeps the table readable: the declarations that can be
+   * read are kept, the rest is reported by {@link #problems()} (a reader then scans the columns
+   * concerned, a writer refuses with {@link #checkReadable}).
+   */
   public static TableCollations fromProperties(Map<String, String> properties) {
     String json = properties.get(PROPERTY);
     return json == null || json.isBlank() ? EMPTY : TableCollationsJson.fromJson(json);
+  }
+
+  /**
+   * What could not be read from the {@value #PROPERTY} property, one entry per problem; empty when
+   * the whole property was read.
+   */
+  public List<String> problems() {
+    List<String> all = new ArrayList<>(unreadableProperty);
+    unreadableFields.forEach((id, problem) -> all.add("field " + id + ": " + problem));
+    return all;
+  }
+
+  /**
+   * Whether the declaration of {@code fieldId} may be among what could not be read: its own entry
+   * failed, or the property as a whole did. A reader must then treat the column as collated without
+   * usable metrics.
+   */
+  public boolean mayBeUnreadable(int fieldId) {
+    return unreadableFields.containsKey(fieldId) || !unreadableProperty.isEmpty();
+  }
+
+  /**
+   * Fails when part of the property could not be read, naming the problems and the repair.
+   *
+   * @param tableName shown in the message
+   * @param action what is refused, e.g. "cannot write"
+   * @throws IllegalArgumentException if {@link #problems()} is not empty
+   */
+  public void checkReadable(String tableName, String action) {
+    if (!problems().isEmpty()) {
+      throw new IllegalArgumentException(unreadableMessage(tableName, action));
+    }
+  }
+
+  /** The message of {@link #checkReadable}, for a log line. */
+  public String unreadableMessage(String tableName, String action) {
+    return String.format(
+        "Table %s %s: its '%s' property cannot be read: %s. Repair it through flink-collation:"
+            + " UpdateCollations.of(table).repair().commit() keeps the readable declarations and"
+            + " drops the rest; or redeclare or reset the affected column,"
+            + " UpdateCollations.of(table).dropCollation(\"<column>\").commit(), in SQL ALTER TABLE"
+            + " %s RESET ('collation.<column>')",
+        tableName, action, PROPERTY, String.join("; ", problems()), tableName);
+  }
+
+  /** A copy without problems: the readable declarations only ({@code UpdateCollations#repair}). */
+  TableCollations readableOnly() {
+    return of(fields.values());
+  }
+
+  /** A copy forgetting the problems that are not tied to one field. */
+  TableCollations withoutPropertyProblems() {
+    return new TableCollations(fields.values(), unreadableFields, List.of());
+  }
+
+  /**
+   * The declarations of fields {@code schema} has. A column dropped through plain Iceberg leaves
+   * its declaration behind (Iceberg's schema updates do not know the {@value #PROPERTY} property);
+   * field ids are never reused, so it is dead: writers and readers ignore it and the next {@code
+   * UpdateCollations} commit removes it. Its metric ids stay reserved.
+   */
+  public TableCollations forSchema(Schema schema) {
+    List<FieldCollation> live = new ArrayList<>();
+    Map<Integer, String> unreadable = new TreeMap<>();
+    fields.values().stream()
+        .filter(field -> schema.findField(field.fieldId()) != null)
+        .forEach(live::add);
+    unreadableFields.forEach(
+        (id, problem) -> {
+          if (schema.findField(id) != null) {
+            unreadable.put(id, problem);
+          }
+        });
+    return live.size() == fields.size() && unreadable.size() == unreadableFields.size()
+        ? this
+        : new TableCollations(live, unreadable, unreadableProperty);
   }
 
   /** The annotated fields, by field id. */
@@ -104,6 +210,7 @@ public final class TableCollations implements Serializable {
         .findFirst();
   }
 
+  /** Whether no field is declared; a property that could not be read at all is empty too. */
   public boolean isEmpty() {
     return fields.isEmpty();
   }
@@ -113,24 +220,37 @@ public final class TableCollations implements Serializable {
     List<FieldCollation> next = new ArrayList<>(fields.values());
     next.removeIf(f -> f.fieldId() == field.fieldId());
     next.add(field);
-    return of(next);
-  }
-
-  /** A copy without the annotation of {@code fieldId} (and so without its metrics). */
-  public TableCollations without(int fieldId) {
-    List<FieldCollation> next = new ArrayList<>(fields.values());
-    next.removeIf(f -> f.fieldId() == fieldId);
-    return of(next);
+    return replacing(field.fieldId(), next);
   }
 
   /**
-   * Checks the model against a table schema: every annotated field exists and is a string, and
-   * every metric id is reserved (at most {@code lastColumnId}) without being a column.
+   * A copy without the annotation of {@code fieldId} (and so without its metrics), readable or not.
+   */
+  public TableCollations without(int fieldId) {
+    List<FieldCollation> next = new ArrayList<>(fields.values());
+    next.removeIf(f -> f.fieldId() == fieldId);
+    return replacing(fieldId, next);
+  }
+
+  /** {@code next} with this copy's problems, except those of {@code fieldId}, now redeclared. */
+  private TableCollations replacing(int fieldId, List<FieldCollation> next) {
+    if (unreadableFields.isEmpty() && unreadableProperty.isEmpty()) {
+      return of(next);
+    }
+    Map<Integer, String> unreadable = new TreeMap<>(unreadableFields);
+    unreadable.remove(fieldId);
+    return new TableCollations(next, unreadable, unreadableProperty);
+  }
+
+  /**
+   * Checks the model against a table schema: every annotated field that exists is a string (the
+   * declarations of dropped fields are ignored, see {@link #forSchema}), and every metric id is
+   * reserved (at most {@code lastColumnId}) without being a column.
    *
    * @throws IllegalArgumentException naming the offending field or metric id
    */
   public void validate(Schema schema, int lastColumnId) {
-    validateSchema(schema);
+    forSchema(schema).validateSchema(schema);
     for (CollationMetric metric : metricsById.values()) {
       Preconditions.checkArgument(
           metric.id() <= lastColumnId,
@@ -177,8 +297,16 @@ public final class TableCollations implements Serializable {
 
   @Override
   public boolean equals(Object other) {
-    return this == other
-        || (other instanceof TableCollations && fields.equals(((TableCollations) other).fields));
+    if (this == other) {
+      return true;
+    }
+    if (!(other instanceof TableCollations)) {
+      return false;
+    }
+    TableCollations that = (TableCollations) other;
+    return fields.equals(that.fields)
+        && unreadableFields.equals(that.unreadableFields)
+        && unreadableProperty.equals(that.unreadableProperty);
   }
 
   @Override
@@ -188,6 +316,6 @@ public final class TableCollations implements Serializable {
 
   @Override
   public String toString() {
-    return "TableCollations" + fields.values();
+    return "TableCollations" + fields.values() + (problems().isEmpty() ? "" : " " + problems());
   }
 }

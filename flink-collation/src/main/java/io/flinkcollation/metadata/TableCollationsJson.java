@@ -9,9 +9,14 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.flinkcollation.collation.Collations;
+import io.flinkcollation.collation.Quoted;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * The JSON form of {@link TableCollations} kept in the {@code collations} table property:
@@ -38,6 +43,10 @@ final class TableCollationsJson {
   static final String ID = "id";
   static final String VERSION = "version";
 
+  private static final Set<String> FIELD_KEYS =
+      new TreeSet<>(List.of(FIELD_ID, COLLATION, COLLATION_METRICS));
+  private static final Set<String> METRIC_KEYS = new TreeSet<>(List.of(ID, COLLATION, VERSION));
+
   private TableCollationsJson() {}
 
   static String toJson(TableCollations collations) {
@@ -52,22 +61,95 @@ final class TableCollationsJson {
     return root.toString();
   }
 
+  /**
+   * Reads the property leniently: an entry that cannot be read (malformed, unknown keys, a rule of
+   * {@link FieldCollation} or {@link TableCollations} broken) is left out and reported by field id,
+   * the rest is kept; a property that is not a JSON object with a {@code fields} array is reported
+   * as a whole. Never fails.
+   */
   static TableCollations fromJson(String json) {
-    String problem = "Invalid '" + TableCollations.PROPERTY + "' table property: ";
-    JsonNode root = readTree(json, problem);
+    JsonNode root;
+    try {
+      root = readTree(json, "");
+    } catch (IllegalArgumentException e) {
+      return TableCollations.withProblems(List.of(), Map.of(), List.of(e.getMessage()));
+    }
+    List<String> propertyProblems = new ArrayList<>();
+    root.fieldNames()
+        .forEachRemaining(
+            key -> {
+              if (!FIELDS.equals(key)) {
+                propertyProblems.add("unknown key " + Quoted.of(key));
+              }
+            });
     JsonNode fields = root.get(FIELDS);
     if (fields == null || !fields.isArray()) {
-      throw new IllegalArgumentException(problem + "no 'fields' array in " + json);
+      propertyProblems.add("no 'fields' array in " + Quoted.of(json));
+      return TableCollations.withProblems(List.of(), Map.of(), propertyProblems);
     }
-    try {
-      List<FieldCollation> parsed = new ArrayList<>();
-      for (JsonNode field : fields) {
-        attributesFromJson(field, "", requiredInt(field, FIELD_ID)).ifPresent(parsed::add);
+    List<FieldCollation> readable = new ArrayList<>();
+    Map<Integer, String> unreadable = new TreeMap<>();
+    int position = 0;
+    for (JsonNode field : fields) {
+      Integer fieldId = field.path(FIELD_ID).isInt() ? field.path(FIELD_ID).intValue() : null;
+      try {
+        checkKeys(field, FIELD_KEYS);
+        Optional<FieldCollation> parsed =
+            attributesFromJson(field, "", requiredInt(field, FIELD_ID));
+        if (parsed.isPresent()) {
+          List<FieldCollation> next = new ArrayList<>(readable);
+          next.add(parsed.get());
+          try {
+            TableCollations.of(next); // a repeated field or metric id fails here
+            readable = next;
+          } catch (IllegalArgumentException clash) {
+            // Bounds under a repeated id cannot be told apart: every party becomes unreadable.
+            for (FieldCollation other : readable) {
+              if (clashes(other, parsed.get())) {
+                unreadable.put(other.fieldId(), clash.getMessage());
+              }
+            }
+            throw clash;
+          }
+        }
+      } catch (IllegalArgumentException e) {
+        if (fieldId == null) {
+          propertyProblems.add("entry " + position + ": " + e.getMessage());
+        } else {
+          unreadable.merge(fieldId, e.getMessage(), (first, second) -> first + "; " + second);
+        }
       }
-      return TableCollations.of(parsed);
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException(problem + e.getMessage(), e);
+      position++;
     }
+    // A field whose declaration repeats is unreadable as a whole, not first-one-wins.
+    List<FieldCollation> kept = new ArrayList<>(readable);
+    kept.removeIf(field -> unreadable.containsKey(field.fieldId()));
+    return TableCollations.withProblems(kept, unreadable, propertyProblems);
+  }
+
+  private static boolean clashes(FieldCollation a, FieldCollation b) {
+    Set<Integer> idsOfA = new TreeSet<>();
+    idsOfA.add(a.fieldId());
+    a.metrics().forEach(m -> idsOfA.add(m.id()));
+    return idsOfA.contains(b.fieldId())
+        || b.metrics().stream().anyMatch(m -> idsOfA.contains(m.id()));
+  }
+
+  /** Rejects keys other than {@code known}: they may carry meaning this build cannot honour. */
+  static void checkKeys(JsonNode node, Set<String> known) {
+    if (!node.isObject()) {
+      return; // reported by the reads of the known keys
+    }
+    node.fieldNames()
+        .forEachRemaining(
+            key -> {
+              if (!known.contains(key)) {
+                throw new IllegalArgumentException(
+                    String.format(
+                        "unknown key %s in %s (known: %s)",
+                        Quoted.of(key), Quoted.of(node.toString()), known));
+              }
+            });
   }
 
   /** Parses {@code json} into a JSON object, or fails with {@code problem} and the cause. */
@@ -77,10 +159,17 @@ final class TableCollationsJson {
       root = json == null ? null : MAPPER.readTree(json);
     } catch (JsonProcessingException e) {
       throw new IllegalArgumentException(
-          problem + "not JSON (" + e.getOriginalMessage() + "): " + json, e);
+          problem
+              + "not JSON ("
+              + Quoted.of(e.getOriginalMessage())
+              + " at character "
+              + e.getLocation().getCharOffset()
+              + "): "
+              + Quoted.of(json),
+          e);
     }
     if (root == null || !root.isObject()) {
-      throw new IllegalArgumentException(problem + "not a JSON object: " + json);
+      throw new IllegalArgumentException(problem + "not a JSON object: " + Quoted.of(json));
     }
     return root;
   }
@@ -124,9 +213,11 @@ final class TableCollationsJson {
       return metrics;
     }
     if (!array.isArray()) {
-      throw new IllegalArgumentException(String.format("'%s' must be a list in %s", key, node));
+      throw new IllegalArgumentException(
+          String.format("'%s' must be a list in %s", key, Quoted.of(node.toString())));
     }
     for (JsonNode metric : array) {
+      checkKeys(metric, METRIC_KEYS);
       metrics.add(
           CollationMetric.of(
               requiredInt(metric, ID),
@@ -139,7 +230,8 @@ final class TableCollationsJson {
   static int requiredInt(JsonNode node, String key) {
     JsonNode value = node.get(key);
     if (value == null || !value.isInt()) {
-      throw new IllegalArgumentException(String.format("'%s' must be an int in %s", key, node));
+      throw new IllegalArgumentException(
+          String.format("'%s' must be an int in %s", key, Quoted.of(node.toString())));
     }
     return value.intValue();
   }
@@ -147,7 +239,8 @@ final class TableCollationsJson {
   static String requiredText(JsonNode node, String key) {
     JsonNode value = node.get(key);
     if (value == null || !value.isTextual()) {
-      throw new IllegalArgumentException(String.format("'%s' must be a string in %s", key, node));
+      throw new IllegalArgumentException(
+          String.format("'%s' must be a string in %s", key, Quoted.of(node.toString())));
     }
     return value.textValue();
   }

@@ -1,6 +1,7 @@
 package io.flinkcollation.metadata;
 
 import io.flinkcollation.collation.Collations;
+import io.flinkcollation.collation.Quoted;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -62,7 +63,8 @@ public final class UpdateCollations {
 
   /**
    * Sets the collation of a string column. {@code utf8} removes the collation (a no-op on an
-   * uncollated column). Changing a column's collation drops the metrics of its old collation.
+   * uncollated column), as {@link #dropCollation}. Changing a column's collation drops the metrics
+   * of its old collation, and replaces the column's declaration if it could not be read.
    */
   public UpdateCollations collate(String path, String collation) {
     String canonical = Collations.canonicalize(collation);
@@ -81,8 +83,13 @@ public final class UpdateCollations {
    * engine runs during an upgrade. A writer only fills metrics whose version it can produce.
    */
   public UpdateCollations addMetric(String path, String version) {
-    Preconditions.checkArgument(
-        version != null && !version.isBlank(), "Cannot add metric to '%s': empty version", path);
+    try {
+      Collations.checkVersion(version);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          String.format("Cannot add a collation metric to %s: %s", Quoted.of(path), e.getMessage()),
+          e);
+    }
     changes.add(draft -> draft.addMetric(path, version));
     return this;
   }
@@ -93,9 +100,25 @@ public final class UpdateCollations {
     return this;
   }
 
-  /** Drops a column's collation and all of its metrics. */
+  /**
+   * Drops a column's collation and all of its metrics. On a {@code collations} property that cannot
+   * be read, this also drops the column's unreadable declaration, and a property that is unreadable
+   * as a whole (not JSON): resetting a column is a way to repair it, also from SQL ({@code ALTER
+   * TABLE ... RESET ('collation.<column>')}).
+   */
   public UpdateCollations dropCollation(String path) {
     changes.add(draft -> draft.collate(path, Collations.UTF8));
+    return this;
+  }
+
+  /**
+   * Repairs a {@code collations} property that cannot be read entirely (written by a tool that
+   * damaged it, or by a newer version with keys this one does not know): keeps the declarations
+   * that can be read and drops the rest. Their metric ids stay reserved. Without it, a commit on
+   * such a property is refused, so that nothing is dropped unasked.
+   */
+  public UpdateCollations repair() {
+    changes.add(draft -> draft.collations = draft.collations.readableOnly());
     return this;
   }
 
@@ -170,8 +193,14 @@ public final class UpdateCollations {
     for (Change change : changes) {
       change.apply(draft);
     }
+    draft.collations.checkReadable(
+        tableName(), "cannot change its collations; nothing was committed");
     draft.collations.validate(base.schema(), draft.lastColumnId);
     return draft;
+  }
+
+  private String tableName() {
+    return table.name();
   }
 
   private TableOperations operations() {
@@ -186,30 +215,18 @@ public final class UpdateCollations {
 
     Draft(TableMetadata base) {
       this.schema = base.schema();
-      this.collations = withoutDroppedColumns(TableCollations.fromProperties(base.properties()));
+      // A dropped column's declaration is dead; every commit removes it (metric ids stay
+      // reserved: last-column-id never goes down).
+      this.collations = TableCollations.fromProperties(base.properties()).forSchema(schema);
       this.lastColumnId = base.lastColumnId();
-    }
-
-    /**
-     * A column dropped through plain Iceberg leaves its annotation behind. Field ids are never
-     * reused, so the annotation is dead; keeping it would fail the validation of every later change
-     * with no path left to drop it. Its metric ids stay reserved: last-column-id never goes down.
-     */
-    private TableCollations withoutDroppedColumns(TableCollations stored) {
-      TableCollations kept = stored;
-      for (Integer fieldId : stored.fields().keySet()) {
-        if (schema.findField(fieldId) == null) {
-          kept = kept.without(fieldId);
-        }
-      }
-      return kept;
     }
 
     void collate(String path, String collation) {
       int fieldId = stringField(path, collation);
       FieldCollation current = collations.field(fieldId).orElse(null);
       if (Collations.isUtf8(collation)) {
-        collations = collations.without(fieldId);
+        // Also the way to repair a property that is not readable as a whole (see dropCollation).
+        collations = collations.without(fieldId).withoutPropertyProblems();
       } else if (current == null || !current.collation().equals(collation)) {
         collations = collations.with(FieldCollation.of(fieldId, collation, List.of()));
       }
@@ -228,8 +245,7 @@ public final class UpdateCollations {
                                   + " (utf8 byte order has no metrics); collate it first, e.g."
                                   + " collate(\"%s\", \"icu.en_US-ci\")",
                               path, path)));
-      String metricVersion =
-          version != null ? version : Collations.resolve(field.collation()).version();
+      String metricVersion = version != null ? version : runningVersion(path, field);
       Preconditions.checkArgument(
           field.metricFor(metricVersion).isEmpty(),
           "Cannot add a collation metric to '%s': (%s, %s) is already declared as %s",
@@ -240,6 +256,21 @@ public final class UpdateCollations {
       List<CollationMetric> metrics = new ArrayList<>(field.metrics());
       metrics.add(CollationMetric.of(++lastColumnId, field.collation(), metricVersion));
       collations = collations.with(field.withMetrics(metrics));
+    }
+
+    /** The version the running provider reports for the column's collation. */
+    private String runningVersion(String path, FieldCollation field) {
+      try {
+        return Collations.resolve(field.collation()).version();
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(
+            String.format(
+                "Cannot add a collation metric to '%s' for the running version: its collation"
+                    + " cannot be resolved here (%s); collate the column with a name this build"
+                    + " resolves, or name the version: addMetric(\"%s\", \"<version>\")",
+                path, e.getMessage(), path),
+            e);
+      }
     }
 
     void dropMetric(String path, int metricId) {
@@ -260,8 +291,8 @@ public final class UpdateCollations {
       Types.NestedField field = path == null ? null : schema.findField(path);
       Preconditions.checkArgument(
           field != null,
-          "Unknown column '%s'; string columns of this table: %s",
-          path,
+          "Unknown column %s; string columns of this table: %s",
+          Quoted.of(path),
           stringPaths(schema));
       Preconditions.checkArgument(
           field.type().typeId() == Type.TypeID.STRING,

@@ -2,6 +2,7 @@ package io.flinkcollation.scan;
 
 import io.flinkcollation.collation.Collation;
 import io.flinkcollation.collation.Collations;
+import io.flinkcollation.collation.Quoted;
 import io.flinkcollation.metadata.CollationMetric;
 import io.flinkcollation.metadata.FieldCollation;
 import io.flinkcollation.metadata.TableCollations;
@@ -36,6 +37,15 @@ public final class CollatedColumn {
     String reason = null;
     try {
       collation = Collations.resolve(field.collation());
+      if (!collation.name().equals(field.collation())) {
+        // Metrics are matched on the name as declared; another spelling of the same order was
+        // written by a tool that did not canonicalise, so its bounds are not known to be ours.
+        reason =
+            String.format(
+                "the declared name %s is not canonical (this build writes %s)",
+                Quoted.of(field.collation()), Quoted.of(collation.name()));
+        collation = null;
+      }
     } catch (IllegalArgumentException e) {
       // A collation this JVM cannot produce degrades pruning, never correctness (spec
       // "Collations").
@@ -62,8 +72,8 @@ public final class CollatedColumn {
     Types.NestedField column = path == null ? null : schema.findField(path);
     Preconditions.checkArgument(
         column != null,
-        "Unknown column '%s' in table %s; its collated columns are %s",
-        path,
+        "Unknown column %s in table %s; its collated columns are %s",
+        Quoted.of(path),
         tableName,
         paths(schema, collations));
     Preconditions.checkArgument(
@@ -91,17 +101,14 @@ public final class CollatedColumn {
   public static List<CollatedColumn> all(Table table) {
     Schema schema = table.schema();
     List<CollatedColumn> columns = new ArrayList<>();
-    for (FieldCollation field : TableCollations.fromTable(table).fields().values()) {
+    for (FieldCollation field :
+        TableCollations.fromTable(table).forSchema(schema).fields().values()) {
       columns.add(new CollatedColumn(pathOf(schema, field.fieldId()), field));
     }
     return columns;
   }
 
-  /**
-   * The column's path in the current schema. An annotation can outlive its column (Iceberg's own
-   * schema updates do not know the {@code collations} property); such a column is shown as {@code
-   * <dropped field N>}.
-   */
+  /** The column's path in the current schema. */
   public String path() {
     return path;
   }

@@ -17,6 +17,10 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.TableScan;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
+import org.apache.iceberg.types.Type;
+import org.apache.iceberg.types.Types;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Plans the data files a predicate on a collated column must scan, pruning with collation bounds
@@ -34,6 +38,7 @@ import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
  * means the file is scanned. The table's collations are read when the scan is created.
  */
 public final class CollationScan {
+  private static final Logger LOG = LoggerFactory.getLogger(CollationScan.class);
 
   private final Table table;
   private final Schema schema;
@@ -50,7 +55,15 @@ public final class CollationScan {
   /** A scan of the table's current snapshot, under the collations the table declares now. */
   public static CollationScan of(Table table) {
     Preconditions.checkArgument(table != null, "Cannot scan: table is null");
-    return new CollationScan(table, table.schema(), TableCollations.fromTable(table), null);
+    Schema schema = table.schema();
+    TableCollations collations = TableCollations.fromTable(table).forSchema(schema);
+    if (!collations.problems().isEmpty()) {
+      LOG.warn(
+          "{}",
+          collations.unreadableMessage(
+              table.name(), "is scanned without collation pruning on the columns concerned"));
+    }
+    return new CollationScan(table, schema, collations, null);
   }
 
   /**
@@ -71,22 +84,27 @@ public final class CollationScan {
    */
   public PrunedFiles planFiles(CollationPredicate predicate) {
     Preconditions.checkArgument(predicate != null, "Cannot plan files: predicate is null");
-    CollatedColumn column = CollatedColumn.of(table.name(), schema, collations, predicate.column());
     Reason everyFile = null;
     CollationMetric metric = null;
     Comparator<String> order = null;
-    if (predicate.operation() == CollationPredicate.Operation.STARTS_WITH) {
-      everyFile = Reason.PREFIX_PREDICATE;
-    } else if (!predicate.collation().orElse(column.collation()).equals(column.collation())) {
-      everyFile = Reason.COLLATION_MISMATCH;
-    } else if (column.resolved().isEmpty()) {
-      everyFile = Reason.COLLATION_UNAVAILABLE;
-    } else if (column.usableMetric().isEmpty()) {
-      everyFile = Reason.NO_MATCHING_METRIC;
+    if (unreadableDeclaration(predicate.column())) {
+      everyFile = Reason.COLLATIONS_UNREADABLE;
     } else {
-      metric = column.usableMetric().get();
-      // One comparator per planning call: comparators are not thread-safe.
-      order = column.resolved().get().newComparator();
+      CollatedColumn column =
+          CollatedColumn.of(table.name(), schema, collations, predicate.column());
+      if (predicate.operation() == CollationPredicate.Operation.STARTS_WITH) {
+        everyFile = Reason.PREFIX_PREDICATE;
+      } else if (!predicate.collation().orElse(column.collation()).equals(column.collation())) {
+        everyFile = Reason.COLLATION_MISMATCH;
+      } else if (column.resolved().isEmpty()) {
+        everyFile = Reason.COLLATION_UNAVAILABLE;
+      } else if (column.usableMetric().isEmpty()) {
+        everyFile = Reason.NO_MATCHING_METRIC;
+      } else {
+        metric = column.usableMetric().get();
+        // One comparator per planning call: comparators are not thread-safe.
+        order = column.resolved().get().newComparator();
+      }
     }
 
     List<FileDecision> decisions = new ArrayList<>();
@@ -101,6 +119,15 @@ public final class CollationScan {
       throw new UncheckedIOException("Failed to plan files of table " + table.name(), e);
     }
     return new PrunedFiles(predicate, metric, decisions);
+  }
+
+  /** Whether the column is a string whose declaration may be among what cannot be read. */
+  private boolean unreadableDeclaration(String path) {
+    Types.NestedField column = path == null ? null : schema.findField(path);
+    return column != null
+        && column.type().typeId() == Type.TypeID.STRING
+        && collations.field(column.fieldId()).isEmpty()
+        && collations.mayBeUnreadable(column.fieldId());
   }
 
   private TableScan newTableScan() {

@@ -18,8 +18,16 @@ public final class FileDecision {
     PREFIX_PREDICATE,
     /** Scanned: the predicate's collation is not the column's collation. */
     COLLATION_MISMATCH,
-    /** Scanned: the running providers cannot resolve the column's collation. */
+    /**
+     * Scanned: the running providers cannot resolve the column's collation, or its declared name is
+     * not canonical.
+     */
     COLLATION_UNAVAILABLE,
+    /**
+     * Scanned: the column's declaration in the {@code collations} property cannot be read (see
+     * {@code TableCollations#problems()}).
+     */
+    COLLATIONS_UNREADABLE,
     /**
      * Scanned: the column declares no metric for the (collation, version) the running provider
      * resolves.

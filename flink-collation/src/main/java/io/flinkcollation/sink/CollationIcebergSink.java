@@ -1,5 +1,6 @@
 package io.flinkcollation.sink;
 
+import io.flinkcollation.collation.Quoted;
 import io.flinkcollation.metadata.TableCollations;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -28,6 +29,7 @@ import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.flink.FlinkSchemaUtil;
 import org.apache.iceberg.flink.FlinkWriteConf;
+import org.apache.iceberg.flink.FlinkWriteOptions;
 import org.apache.iceberg.flink.TableLoader;
 import org.apache.iceberg.types.TypeUtil;
 import org.apache.iceberg.types.Types;
@@ -160,19 +162,30 @@ public final class CollationIcebergSink {
               (key.startsWith(CollationSinkOptions.PREFIX) ? ownOptions : icebergOptions)
                   .put(key, value));
       int maxBoundLength = maxBoundLength(ownOptions);
+      checkHonoured(name, icebergOptions);
       FlinkWriteConf conf = new FlinkWriteConf(target, icebergOptions, new Configuration());
       Preconditions.checkArgument(
           !conf.upsertMode(),
           "Table %s: the collation sink appends rows and does not support upsert; remove the"
               + " 'upsert-enabled' option",
           name);
+      Preconditions.checkArgument(
+          FlinkWriteOptions.BRANCH.defaultValue().equals(conf.branch()),
+          "Table %s: the collation sink commits to the main branch only, not %s; remove the '%s'"
+              + " option",
+          name,
+          Quoted.of(conf.branch()),
+          FlinkWriteOptions.BRANCH.key());
       conf.dataFileFormat(); // fails early on an unknown write-format
       boolean replace = overwrite || conf.overwriteMode();
       if (replace) {
         checkOverwriteAllowed(name);
       }
 
-      int parallelism = writeParallelism != null ? writeParallelism : input.getParallelism();
+      int parallelism =
+          writeParallelism != null
+              ? writeParallelism
+              : conf.writeParallelism() != null ? conf.writeParallelism() : input.getParallelism();
       SingleOutputStreamOperator<WrittenFiles> written =
           input
               .transform(
@@ -220,9 +233,9 @@ public final class CollationIcebergSink {
     }
 
     private static void checkCollations(Table table) {
-      TableCollations collations;
+      TableCollations collations = TableCollations.fromTable(table).forSchema(table.schema());
+      collations.checkReadable(table.name(), "cannot be written by the collation sink");
       try {
-        collations = TableCollations.fromTable(table);
         if (table instanceof HasTableOperations) {
           collations.validate(
               table.schema(), ((HasTableOperations) table).operations().current().lastColumnId());
@@ -314,12 +327,33 @@ public final class CollationIcebergSink {
           .collect(Collectors.joining(", ", "[", "]"));
     }
 
+    /** Refuses every Iceberg option this sink would not honour, rather than ignore it. */
+    private static void checkHonoured(String table, Map<String, String> icebergOptions) {
+      for (String key : icebergOptions.keySet()) {
+        Preconditions.checkArgument(
+            !CollationSinkOptions.NOT_SUPPORTED.contains(key),
+            "Table %s: the collation sink does not support the Iceberg write option %s; remove"
+                + " it (supported: %s)",
+            table,
+            Quoted.of(key),
+            CollationSinkOptions.HONOURED);
+        Preconditions.checkArgument(
+            CollationSinkOptions.HONOURED.contains(key),
+            "Table %s: unknown collation sink option %s; it takes %s and the Iceberg write options"
+                + " %s",
+            table,
+            Quoted.of(key),
+            CollationSinkOptions.MAX_BOUND_LENGTH.key(),
+            CollationSinkOptions.HONOURED);
+      }
+    }
+
     private static int maxBoundLength(Map<String, String> ownOptions) {
       for (String key : ownOptions.keySet()) {
         Preconditions.checkArgument(
             key.equals(CollationSinkOptions.MAX_BOUND_LENGTH.key()),
-            "Unknown collation sink option '%s'; known: [%s]",
-            key,
+            "Unknown collation sink option %s; known: [%s]",
+            Quoted.of(key),
             CollationSinkOptions.MAX_BOUND_LENGTH.key());
       }
       int length;
@@ -330,7 +364,7 @@ public final class CollationIcebergSink {
             String.format(
                 "Invalid '%s': %s; expected a positive number of characters",
                 CollationSinkOptions.MAX_BOUND_LENGTH.key(),
-                ownOptions.get(CollationSinkOptions.MAX_BOUND_LENGTH.key())),
+                Quoted.of(ownOptions.get(CollationSinkOptions.MAX_BOUND_LENGTH.key()))),
             e);
       }
       Preconditions.checkArgument(

@@ -1,12 +1,17 @@
 package io.flinkcollation.sink;
 
+import java.util.Collections;
+import java.util.Set;
+import java.util.TreeSet;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
+import org.apache.iceberg.flink.FlinkWriteOptions;
 
 /**
  * Options of the collation sink. The builder reads them from {@link
- * CollationIcebergSink.Builder#set(String, String)} keys; every other key passes through to Iceberg
- * as a write option ({@code write-format}, {@code target-file-size-bytes}, ...).
+ * CollationIcebergSink.Builder#set(String, String)} keys: its own {@code collation.*} keys, and the
+ * Iceberg Flink write options it honours ({@link #HONOURED}). Every other key is refused, so that
+ * no option is silently ignored (a {@code branch} that would be ignored would commit to main).
  */
 public final class CollationSinkOptions {
 
@@ -23,5 +28,52 @@ public final class CollationSinkOptions {
                   + " that metric: collation bounds are never truncated, because a collation has"
                   + " no defined successor to round an upper bound up to.");
 
+  /**
+   * Iceberg's Flink write options that the collation sink honours: the file format and size, the
+   * compression, overwrite, the writer parallelism, and {@code upsert-enabled} / {@code branch} at
+   * their defaults ({@code false} / {@code main}).
+   */
+  public static final Set<String> HONOURED =
+      keys(
+          FlinkWriteOptions.WRITE_FORMAT,
+          FlinkWriteOptions.TARGET_FILE_SIZE_BYTES,
+          FlinkWriteOptions.COMPRESSION_CODEC,
+          FlinkWriteOptions.COMPRESSION_LEVEL,
+          FlinkWriteOptions.COMPRESSION_STRATEGY,
+          FlinkWriteOptions.OVERWRITE_MODE,
+          FlinkWriteOptions.WRITE_PARALLELISM,
+          FlinkWriteOptions.WRITE_UPSERT_ENABLED,
+          FlinkWriteOptions.BRANCH);
+
+  /** Iceberg's Flink write options the collation sink does not implement; refused when set. */
+  static final Set<String> NOT_SUPPORTED =
+      keys(
+          FlinkWriteOptions.DISTRIBUTION_MODE,
+          FlinkWriteOptions.RANGE_DISTRIBUTION_STATISTICS_TYPE,
+          FlinkWriteOptions.RANGE_DISTRIBUTION_SORT_KEY_BASE_WEIGHT,
+          FlinkWriteOptions.COMPACTION_ENABLE,
+          FlinkWriteOptions.EXPIRE_SNAPSHOTS_ENABLE,
+          FlinkWriteOptions.DELETE_ORPHAN_FILES_ENABLE,
+          FlinkWriteOptions.TABLE_REFRESH_INTERVAL,
+          FlinkWriteOptions.UID_SUFFIX);
+
   private CollationSinkOptions() {}
+
+  /**
+   * Whether {@code key} is an option of a write: a {@code collation.*} key or any Iceberg Flink
+   * write option (honoured or refused by the builder). SQL passes only these to the builder; the
+   * rest of a table's options are connector and catalog settings.
+   */
+  public static boolean isWriteOption(String key) {
+    return key.startsWith(PREFIX) || HONOURED.contains(key) || NOT_SUPPORTED.contains(key);
+  }
+
+  private static Set<String> keys(ConfigOption<?>... options) {
+    Set<String> keys = new TreeSet<>();
+    for (ConfigOption<?> option : options) {
+      keys.add(option.key());
+      option.fallbackKeys().forEach(fallback -> keys.add(fallback.getKey()));
+    }
+    return Collections.unmodifiableSet(keys);
+  }
 }

@@ -130,7 +130,15 @@ final class CollationStreamWriter extends AbstractStreamOperator<WrittenFiles>
    * it cannot write. Logged once per subtask, here.
    */
   private int resolveMetrics(Schema writeSchema, RowBoundsTracker.Factory trackers) {
-    TableCollations collations = TableCollations.fromTable(table);
+    TableCollations collations = TableCollations.fromTable(table).forSchema(table.schema());
+    if (!collations.problems().isEmpty()) {
+      // The builder refuses such a table; here it was damaged while the job ran. Writing on
+      // without the unreadable declarations' bounds loses nothing a reader could use.
+      LOG.warn(
+          "{}",
+          collations.unreadableMessage(
+              table.name(), "is written without bounds for the unreadable declarations"));
+    }
     Map<String, Comparator<String>> comparators = new HashMap<>();
     List<CollationMetric> writtenMetrics = new ArrayList<>();
     int unsupported = 0;

@@ -154,14 +154,21 @@ public class CollationTableFactory implements DynamicTableSinkFactory, DynamicTa
       target = connectorTable(context);
     }
     checkDeclared(target.table, options);
-    boolean collated = !TableCollations.fromTable(target.table).isEmpty();
+    TableCollations declared = TableCollations.fromTable(target.table);
+    // A property that cannot be read goes to the collation sink, which refuses it naming the
+    // repair; Iceberg's own sink would write around it.
+    boolean collated = !declared.isEmpty() || !declared.problems().isEmpty();
     CollationOptions.validateSinkOptions(options, collated);
 
     Map<String, String> writeOptions = new LinkedHashMap<>();
     CollationOptions.withoutColumns(options)
         .forEach(
             (key, value) -> {
-              if (!CollationCatalog.CONNECTOR.equals(key) && !SourceCatalog.KEY.equals(key)) {
+              if (!CollationCatalog.CONNECTOR.equals(key)
+                  && !SourceCatalog.KEY.equals(key)
+                  // The collation sink refuses options it does not honour; the other options of a
+                  // table are its connector and catalog settings.
+                  && (!collated || CollationSinkOptions.isWriteOption(key))) {
                 writeOptions.put(key, value);
               }
             });

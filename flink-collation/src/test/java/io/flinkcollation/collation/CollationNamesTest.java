@@ -185,6 +185,9 @@ class CollationNamesTest {
         arguments("icu.en_US -ci", "it contains whitespace (U+0020) at position 9"),
         arguments("icu.en_US\t", "it contains whitespace (U+0009) at position 9"),
         arguments("icu.en_US\n", "it contains whitespace (U+000A) at position 9"),
+        arguments("icu.en_US\u0000x", "it contains the control character U+0000 at position 9"),
+        arguments("icu.en\u202eSU_", "it contains the control character U+202E at position 6"),
+        arguments("icu." + "a".repeat(200), "it is 204 characters long; names have at most 128"),
         arguments("icu.en_US\u00a0", "it contains whitespace (U+00A0) at position 9"),
         arguments("test.lower", "unknown collation 'lower' of provider 'test'"));
   }
@@ -192,7 +195,7 @@ class CollationNamesTest {
   @ParameterizedTest(name = "[{index}] \"{0}\"")
   @MethodSource("malformedNames")
   void malformedNameIsRejected(String name, String reason) {
-    String prefix = "Invalid collation name '" + name + "': " + reason;
+    String prefix = "Invalid collation name " + Quoted.of(name) + ": " + reason;
     String example = "Expected '<provider>.<name>' such as 'icu.en_US-ci', or 'utf8'";
     assertThatIllegalArgumentException()
         .isThrownBy(() -> Collations.canonicalize(name))

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.types.Types;
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -117,7 +118,7 @@ class TableCollationsJsonTest {
             + " | 'field-id' must be an int",
         "field-id a string | {\"fields\":[{\"field-id\":\"2\",\"collation\":\"icu.en_US-ci\"}]}"
             + " | 'field-id' must be an int",
-        "entry not an object | {\"fields\":[2]} | 'field-id' must be an int in 2",
+        "entry not an object | {\"fields\":[2]} | 'field-id' must be an int in '2'",
         "missing collation | {\"fields\":[{\"field-id\":2}]} | 'collation' must be a string",
         "collation a number | {\"fields\":[{\"field-id\":2,\"collation\":5}]}"
             + " | 'collation' must be a string",
@@ -149,21 +150,78 @@ class TableCollationsJsonTest {
             + "\"icu.en_US-ci\",\"collation-metrics\":[{\"id\":11,\"collation\":\"icu.en_US-ci\","
             + "\"version\":\"1\"},{\"id\":12,\"collation\":\"icu.en_US-ci\",\"version\":\"1\"}]}]}"
             + " | (icu.en_US-ci, 1) is declared twice",
-        "not canonical | {\"fields\":[{\"field-id\":2,\"collation\":\"icu.en_US-ai-ci\"}]}"
-            + " | collation 'icu.en_US-ai-ci' is not canonical; use 'icu.en_US-ci-ai'",
         "no provider | {\"fields\":[{\"field-id\":2,\"collation\":\"en_US-ci\"}]}"
             + " | Invalid collation name 'en_US-ci': the provider is missing",
-        "unknown icu locale | {\"fields\":[{\"field-id\":2,\"collation\":\"icu.xx_QQ\"}]}"
-            + " | unknown ICU locale 'xx_QQ'",
+        "unknown field key | {\"fields\":[{\"field-id\":2,\"collation\":\"icu.en_US-ci\","
+            + "\"pad\":\"space\"}]} | unknown key 'pad'",
+        "unknown metric key | {\"fields\":[{\"field-id\":2,\"collation\":\"icu.en_US-ci\","
+            + "\"collation-metrics\":[{\"id\":11,\"collation\":\"icu.en_US-ci\","
+            + "\"version\":\"1\",\"tight\":false}]}]} | unknown key 'tight'",
+        "unknown top-level key | {\"fields\":[],\"format-version\":2} | unknown key 'format-version'",
+        "version with a newline | {\"fields\":[{\"field-id\":2,\"collation\":\"icu.en_US-ci\","
+            + "\"collation-metrics\":[{\"id\":11,\"collation\":\"icu.en_US-ci\","
+            + "\"version\":\"1\\n2\"}]}]} | Invalid collation version '1\\n2'",
         "utf8 with metrics | {\"fields\":[{\"field-id\":2,\"collation\":\"utf8\","
             + "\"collation-metrics\":[{\"id\":11,\"collation\":\"utf8\",\"version\":\"1\"}]}]}"
             + " | collation 'utf8' is byte order and must not declare 'collation-metrics'",
       })
-  void rejectsMalformedPropertyNamingTheProblem(String name, String json, String message) {
-    assertThatThrownBy(() -> TableCollations.fromProperties(Map.of(TableCollations.PROPERTY, json)))
+  void readsAroundAMalformedPropertyAndNamesTheProblem(String name, String json, String message) {
+    TableCollations read = TableCollations.fromProperties(Map.of(TableCollations.PROPERTY, json));
+
+    assertThat(read.fields()).isEmpty();
+    assertThat(String.join("; ", read.problems())).contains(message);
+    assertThatThrownBy(() -> read.checkReadable("db.t", "cannot be written"))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageStartingWith("Invalid 'collations' table property: ")
-        .hasMessageContaining(message);
+        .hasMessageStartingWith(
+            "Table db.t cannot be written: its 'collations' property cannot be" + " read: ")
+        .hasMessageContaining(message)
+        .hasMessageContaining("UpdateCollations.of(table).repair().commit()")
+        .hasMessageContaining("ALTER TABLE db.t RESET ('collation.<column>')");
+  }
+
+  @Test
+  void keepsTheReadableEntriesOfAPartlyBrokenProperty() {
+    String json =
+        "{\"fields\":[{\"field-id\":2,\"collation\":\"icu.en_US-ci\",\"collation-metrics\":"
+            + "[{\"id\":11,\"collation\":\"icu.en_US-ci\",\"version\":\"1\"}]},"
+            + "{\"field-id\":4,\"collation\":\"no-provider\"}]}";
+
+    TableCollations read = TableCollations.fromProperties(Map.of(TableCollations.PROPERTY, json));
+
+    assertThat(read.fields()).containsOnlyKeys(2);
+    assertThat(read.metrics()).containsOnlyKeys(11);
+    assertThat(read.mayBeUnreadable(2)).isFalse();
+    assertThat(read.mayBeUnreadable(4)).isTrue();
+    assertThat(read.problems())
+        .singleElement(InstanceOfAssertFactories.STRING)
+        .startsWith("field 4: Field 4: Invalid collation name 'no-provider'");
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "locale of a newer ICU | icu.xx_QQ-ci",
+        "modifier of another engine | icu.en_US-foo",
+        "BCP 47 spelling | icu.en-US-ci",
+        "not canonical | icu.en_US-ai-ci",
+        "provider not installed | acme.NoCase",
+      })
+  void keepsANameThisBuildCannotResolveAsWritten(String example, String name) {
+    String json =
+        "{\"fields\":[{\"field-id\":2,\"collation\":\""
+            + name
+            + "\",\"collation-metrics\":[{\"id\":11,\"collation\":\""
+            + name
+            + "\",\"version\":\"1\"}]},{\"field-id\":4,\"collation\":\"icu.de_DE\","
+            + "\"collation-metrics\":[]}]}";
+
+    TableCollations read = TableCollations.fromProperties(Map.of(TableCollations.PROPERTY, json));
+
+    assertThat(read.problems()).isEmpty();
+    assertThat(read.collationOf(2)).isEqualTo(name);
+    assertThat(read.collationOf(4)).isEqualTo("icu.de_DE");
+    assertThat(read.toJson()).isEqualTo(json);
   }
 
   @Test
@@ -228,10 +286,18 @@ class TableCollationsJsonTest {
                     .validate(SCHEMA, 4))
         .hasMessageContaining("on field 'tags' (id 3)")
         .hasMessageContaining("only to string fields, not list<string>");
-    assertThatThrownBy(
-            () ->
-                TableCollations.of(List.of(FieldCollation.of(9, CI, List.of())))
-                    .validate(SCHEMA, 9))
-        .hasMessageContaining("field id 9: the schema has no such field");
+  }
+
+  @Test
+  void aDeclarationOfADroppedFieldIsIgnored() {
+    TableCollations withDropped =
+        TableCollations.of(
+            List.of(
+                FieldCollation.of(2, CI, List.of(CollationMetric.of(10, CI, "1"))),
+                FieldCollation.of(9, CI, List.of(CollationMetric.of(11, CI, "1")))));
+
+    withDropped.validate(SCHEMA, 11);
+    assertThat(withDropped.forSchema(SCHEMA).fields()).containsOnlyKeys(2);
+    assertThat(withDropped.forSchema(SCHEMA).metrics()).containsOnlyKeys(10);
   }
 }

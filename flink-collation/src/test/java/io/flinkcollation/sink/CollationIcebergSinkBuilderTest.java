@@ -170,13 +170,42 @@ class CollationIcebergSinkBuilderTest {
         .hasMessageContaining("Invalid 'collation.max-bound-length': 0");
     assertThatThrownBy(() -> sink("users").set("collation.max-bound-length", "many").append())
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("Invalid 'collation.max-bound-length': many");
+        .hasMessageContaining("Invalid 'collation.max-bound-length': 'many'");
     assertThatThrownBy(() -> sink("users").set("collation.max-bound-lenght", "9").append())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("Unknown collation sink option 'collation.max-bound-lenght'");
     assertThatThrownBy(() -> sink("users").set("upsert-enabled", "true").append())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("does not support upsert");
+  }
+
+  @Test
+  void everyOptionIsHonouredOrRefused() {
+    assertThatThrownBy(() -> sink("users").set("branch", "dev").append())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(
+            "Table test.db.users: the collation sink commits to the main branch only, not 'dev';"
+                + " remove the 'branch' option");
+    assertThatThrownBy(() -> sink("users").set("distribution-mode", "hash").append())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith(
+            "Table test.db.users: the collation sink does not support the Iceberg write option"
+                + " 'distribution-mode'; remove it (supported: [branch, compression-codec,");
+    assertThatThrownBy(() -> sink("users").set("write-fromat", "orc").append())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith(
+            "Table test.db.users: unknown collation sink option 'write-fromat'; it takes"
+                + " collation.max-bound-length and the Iceberg write options [branch,");
+    assertThatThrownBy(() -> sink("users").set("uid-suffix\n" + "x".repeat(500), "1").append())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("'uid-suffix\\nxxx")
+        .hasMessageContaining("... (511 characters)");
+
+    sink("users").set("branch", "main").set("write-parallelism", "3").append();
+    assertThat(env.getStreamGraph(false).getStreamNodes())
+        .filteredOn(node -> node.getOperatorName().startsWith("CollationStreamWriter"))
+        .singleElement()
+        .satisfies(node -> assertThat(node.getParallelism()).isEqualTo(3));
   }
 
   @Test
