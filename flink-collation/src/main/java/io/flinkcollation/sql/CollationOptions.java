@@ -1,6 +1,7 @@
 package io.flinkcollation.sql;
 
 import io.flinkcollation.collation.Collations;
+import io.flinkcollation.collation.Quoted;
 import io.flinkcollation.metadata.FieldCollation;
 import io.flinkcollation.metadata.TableCollations;
 import io.flinkcollation.metadata.UpdateCollations;
@@ -180,7 +181,8 @@ public final class CollationOptions {
   static ValidationException invalid(String key, String value, String reason) {
     return new ValidationException(
         String.format(
-            "Invalid option '%s' = '%s': %s", key, SensitiveOptions.redact(key, value), reason));
+            "Invalid option %s = %s: %s",
+            Quoted.of(key), Quoted.of(SensitiveOptions.redact(key, value)), reason));
   }
 
   /** One column option as written in DDL; a {@code null} value is a RESET. */

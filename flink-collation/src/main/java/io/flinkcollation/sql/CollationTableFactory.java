@@ -263,9 +263,13 @@ public class CollationTableFactory implements DynamicTableSinkFactory, DynamicTa
   private static void checkDeclared(Table table, Map<String, String> options) {
     TableCollations collations = TableCollations.fromTable(table);
     for (CollationOptions.Declared option : CollationOptions.columns(options).values()) {
-      String collation = option.collation();
       Types.NestedField field = table.schema().findField(option.path);
       String actual = field == null ? null : collations.collationOf(field.fieldId());
+      if (option.value != null && option.value.equals(actual)) {
+        // As declared, also a name this build cannot resolve (its column just gets no bounds).
+        continue;
+      }
+      String collation = option.collation();
       if (!collation.equals(actual)) {
         throw option.invalid(
             String.format(

@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import io.flinkcollation.metadata.TableCollations;
+import io.flinkcollation.scan.CollationPredicate;
+import io.flinkcollation.scan.CollationScan;
+import io.flinkcollation.scan.FileDecision;
 import io.flinkcollation.testing.CollationBoundsAssert;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -80,7 +83,19 @@ class CollationCatalogHostileMetadataTest {
     assertThat(single("SELECT COUNT(*) FROM lake.db.users")).isEqualTo("2");
     sql.executeSql("INSERT INTO lake.db.users VALUES (3, 'melon', 'Bonn')").await();
     assertThat(single("SELECT COUNT(*) FROM lake.db.users")).isEqualTo("3");
-    CollationBoundsAssert.assertBoundsMatchData(table());
+    // name keeps pruning ('zzz' is above both files' names); city is scanned.
+    assertThat(
+            CollationScan.of(table())
+                .planFiles(CollationPredicate.equal("name", "zzz"))
+                .decisions())
+        .hasSize(2)
+        .allSatisfy(decision -> assertThat(decision.pruned()).isTrue());
+    assertThat(
+            CollationScan.of(table()).planFiles(CollationPredicate.equal("city", "x")).decisions())
+        .hasSize(2)
+        .allSatisfy(
+            decision ->
+                assertThat(decision.reason()).isEqualTo(FileDecision.Reason.COLLATION_UNAVAILABLE));
 
     String location = metadataLocation();
     assertThat(messages("ALTER TABLE lake.db.users SET ('collation.city' = '" + name + "')"))
@@ -141,7 +156,13 @@ class CollationCatalogHostileMetadataTest {
     sql.executeSql("INSERT INTO lake.db.users VALUES (3, 'melon')").await();
 
     assertThat(single("SELECT COUNT(*) FROM lake.db.users")).isEqualTo("3");
-    assertThat(CollationBoundsAssert.assertBoundsMatchData(table())).hasSize(2);
+    // Both files have bounds for name, so 'zzz' prunes both: [apple, Zoo] and [melon, melon].
+    assertThat(
+            CollationScan.of(table())
+                .planFiles(CollationPredicate.equal("name", "zzz"))
+                .decisions())
+        .hasSize(2)
+        .allSatisfy(decision -> assertThat(decision.pruned()).isTrue());
     assertThat(single("SHOW CREATE TABLE lake.db.users"))
         .contains("'collation.name' = 'icu.en_US-ci'")
         .doesNotContain("collation.city");
