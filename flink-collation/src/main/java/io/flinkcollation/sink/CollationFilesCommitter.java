@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Consumer;
 import java.util.function.IntPredicate;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
@@ -173,25 +174,22 @@ final class CollationFilesCommitter extends AbstractStreamOperator<Void>
     table.refresh();
     IntPredicate known = knownStatIds(table);
     SnapshotUpdate<?> update;
-    int files = 0;
+    Consumer<DataFile> add;
     if (overwrite) {
       ReplacePartitions replace = table.newReplacePartitions();
-      for (WrittenFiles batch : batches) {
-        for (DataFile file : batch.dataFiles()) {
-          replace.addFile(CollationStats.retainBounds(file, batch.spec(), known));
-          files++;
-        }
-      }
+      add = replace::addFile;
       update = replace;
     } else {
       AppendFiles append = table.newAppend();
-      for (WrittenFiles batch : batches) {
-        for (DataFile file : batch.dataFiles()) {
-          append.appendFile(CollationStats.retainBounds(file, batch.spec(), known));
-          files++;
-        }
-      }
+      add = append::appendFile;
       update = append;
+    }
+    int files = 0;
+    for (WrittenFiles batch : batches) {
+      for (DataFile file : batch.dataFiles()) {
+        add.accept(CollationStats.retainBounds(file, batch.spec(), known));
+        files++;
+      }
     }
     update.set(MAX_COMMITTED, Long.toString(checkpointId));
     update.set(JOB_ID, commitJobId);

@@ -28,8 +28,17 @@ public final class CommitterStateSerializer extends StatelessSerializer<Committe
   public static final CommitterStateSerializer INSTANCE = new CommitterStateSerializer();
 
   @Override
-  public void serialize(CommitterState state, DataOutputView target) throws IOException {
-    target.writeInt(FORMAT_VERSION);
+  int formatVersion() {
+    return FORMAT_VERSION;
+  }
+
+  @Override
+  String what() {
+    return "collation committer state";
+  }
+
+  @Override
+  void write(CommitterState state, DataOutputView target) throws IOException {
     writeString(state.jobId(), target);
     target.writeInt(state.pending().size());
     for (Map.Entry<Long, List<WrittenFiles>> entry : state.pending().entrySet()) {
@@ -42,8 +51,7 @@ public final class CommitterStateSerializer extends StatelessSerializer<Committe
   }
 
   @Override
-  public CommitterState deserialize(DataInputView source) throws IOException {
-    readVersion(source, FORMAT_VERSION, "collation committer state");
+  CommitterState read(int version, DataInputView source) throws IOException {
     String jobId = readString(source);
     int checkpoints = source.readInt();
     Map<Long, List<WrittenFiles>> pending = new TreeMap<>();

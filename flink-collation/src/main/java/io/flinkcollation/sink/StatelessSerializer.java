@@ -13,6 +13,43 @@ import org.apache.flink.core.memory.DataOutputView;
 abstract class StatelessSerializer<T> extends TypeSerializer<T> {
   private static final long serialVersionUID = 1L;
 
+  /** The format version this serializer writes; it reads every version from 1 up to it. */
+  abstract int formatVersion();
+
+  /** What a record is, for the error on a version this release cannot read. */
+  abstract String what();
+
+  /** Writes the record after its format version. */
+  abstract void write(T record, DataOutputView target) throws IOException;
+
+  /** Reads a record of format {@code version} (1 to {@link #formatVersion()}). */
+  abstract T read(int version, DataInputView source) throws IOException;
+
+  @Override
+  public final void serialize(T record, DataOutputView target) throws IOException {
+    target.writeInt(formatVersion());
+    write(record, target);
+  }
+
+  /**
+   * Reads a record.
+   *
+   * @throws IOException naming what could not be read when its version is newer than {@link
+   *     #formatVersion()}, so that an old release fails clearly on a newer job's state
+   */
+  @Override
+  public final T deserialize(DataInputView source) throws IOException {
+    int version = source.readInt();
+    if (version < 1 || version > formatVersion()) {
+      throw new IOException(
+          String.format(
+              "Cannot read %s of format version %d: this version of flink-collation reads"
+                  + " versions 1 to %d; upgrade it to restore this job",
+              what(), version, formatVersion()));
+    }
+    return read(version, source);
+  }
+
   @Override
   public boolean isImmutableType() {
     return true;
@@ -44,7 +81,7 @@ abstract class StatelessSerializer<T> extends TypeSerializer<T> {
   }
 
   @Override
-  public T deserialize(T reuse, DataInputView source) throws IOException {
+  public final T deserialize(T reuse, DataInputView source) throws IOException {
     return deserialize(source);
   }
 
@@ -61,24 +98,6 @@ abstract class StatelessSerializer<T> extends TypeSerializer<T> {
   @Override
   public int hashCode() {
     return getClass().hashCode();
-  }
-
-  /**
-   * Reads a record's format version.
-   *
-   * @throws IOException naming what could not be read when the version is newer than {@code
-   *     newest}, so that an old release fails clearly on a newer job's state
-   */
-  static int readVersion(DataInputView source, int newest, String what) throws IOException {
-    int version = source.readInt();
-    if (version < 1 || version > newest) {
-      throw new IOException(
-          String.format(
-              "Cannot read %s of format version %d: this version of flink-collation reads"
-                  + " versions 1 to %d; upgrade it to restore this job",
-              what, version, newest));
-    }
-    return version;
   }
 
   static void writeString(String value, DataOutputView target) throws IOException {

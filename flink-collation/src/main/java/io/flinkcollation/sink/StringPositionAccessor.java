@@ -6,6 +6,7 @@ import java.util.Optional;
 import org.apache.flink.table.data.ArrayData;
 import org.apache.flink.table.data.MapData;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.types.logical.ArrayType;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.LogicalTypeFamily;
@@ -27,11 +28,13 @@ final class StringPositionAccessor {
 
   private final int fieldId;
   private final int position;
+  private final RowData.FieldGetter value;
   private final Step step;
 
-  private StringPositionAccessor(int fieldId, int position, Step step) {
+  private StringPositionAccessor(int fieldId, int position, LogicalType type, Step step) {
     this.fieldId = fieldId;
     this.position = position;
+    this.value = RowData.createFieldGetter(type, position);
     this.step = step;
   }
 
@@ -50,7 +53,7 @@ final class StringPositionAccessor {
     for (int pos = 0; pos < fields.size(); pos++) {
       Step found = locate(fields.get(pos), rowType.getTypeAt(pos), fieldId);
       if (found != null) {
-        return Optional.of(new StringPositionAccessor(fieldId, pos, found));
+        return Optional.of(new StringPositionAccessor(fieldId, pos, rowType.getTypeAt(pos), found));
       }
     }
     return Optional.empty();
@@ -71,8 +74,9 @@ final class StringPositionAccessor {
 
   /** Passes every non-null value at this position in {@code row} to {@code tracker}. */
   void forEach(RowData row, StoredStrings strings, CollationBoundsTracker tracker) {
-    if (!row.isNullAt(position)) {
-      step.fromRow(row, position, strings, tracker);
+    Object found = value.getFieldOrNull(row);
+    if (found != null) {
+      step.visit(found, strings, tracker);
     }
   }
 
@@ -102,7 +106,7 @@ final class StringPositionAccessor {
           for (int pos = 0; pos < fields.size(); pos++) {
             Step inner = locate(fields.get(pos), row.getTypeAt(pos), fieldId);
             if (inner != null) {
-              return new StructStep(pos, fields.size(), inner);
+              return new StructStep(RowData.createFieldGetter(row.getTypeAt(pos), pos), inner);
             }
           }
           return null;
@@ -110,12 +114,9 @@ final class StringPositionAccessor {
       case LIST:
         {
           checkShape(logical instanceof ArrayType, type, logical);
-          Step inner =
-              locate(
-                  type.asListType().fields().get(0),
-                  ((ArrayType) logical).getElementType(),
-                  fieldId);
-          return inner == null ? null : new ElementsStep(false, false, inner);
+          LogicalType element = ((ArrayType) logical).getElementType();
+          Step inner = locate(type.asListType().fields().get(0), element, fieldId);
+          return inner == null ? null : new ElementsStep(ElementsStep.LIST, element, inner);
         }
       case MAP:
         {
@@ -124,10 +125,12 @@ final class StringPositionAccessor {
           MapType flinkMap = (MapType) logical;
           Step inKey = locate(map.fields().get(0), flinkMap.getKeyType(), fieldId);
           if (inKey != null) {
-            return new ElementsStep(true, true, inKey);
+            return new ElementsStep(ElementsStep.KEYS, flinkMap.getKeyType(), inKey);
           }
           Step inValue = locate(map.fields().get(1), flinkMap.getValueType(), fieldId);
-          return inValue == null ? null : new ElementsStep(true, false, inValue);
+          return inValue == null
+              ? null
+              : new ElementsStep(ElementsStep.VALUES, flinkMap.getValueType(), inValue);
         }
       default:
         return null;
@@ -143,13 +146,9 @@ final class StringPositionAccessor {
     }
   }
 
-  /** Visits the value at a position of a row or of an array, known to be non-null. */
+  /** Visits a non-null value on the way to the string: the string, a nested row, a list or map. */
   private abstract static class Step {
-    abstract void fromRow(
-        RowData row, int pos, StoredStrings strings, CollationBoundsTracker tracker);
-
-    abstract void fromArray(
-        ArrayData array, int pos, StoredStrings strings, CollationBoundsTracker tracker);
+    abstract void visit(Object value, StoredStrings strings, CollationBoundsTracker tracker);
   }
 
   /** The string itself. */
@@ -157,79 +156,57 @@ final class StringPositionAccessor {
     static final Leaf INSTANCE = new Leaf();
 
     @Override
-    void fromRow(RowData row, int pos, StoredStrings strings, CollationBoundsTracker tracker) {
-      strings.add(row.getString(pos), tracker);
-    }
-
-    @Override
-    void fromArray(
-        ArrayData array, int pos, StoredStrings strings, CollationBoundsTracker tracker) {
-      strings.add(array.getString(pos), tracker);
+    void visit(Object value, StoredStrings strings, CollationBoundsTracker tracker) {
+      strings.add((StringData) value, tracker);
     }
   }
 
   /** A field of a nested row. */
   private static final class StructStep extends Step {
-    private final int field;
-    private final int arity;
+    private final RowData.FieldGetter field;
     private final Step inner;
 
-    StructStep(int field, int arity, Step inner) {
+    StructStep(RowData.FieldGetter field, Step inner) {
       this.field = field;
-      this.arity = arity;
       this.inner = inner;
     }
 
     @Override
-    void fromRow(RowData row, int pos, StoredStrings strings, CollationBoundsTracker tracker) {
-      visit(row.getRow(pos, arity), strings, tracker);
-    }
-
-    @Override
-    void fromArray(
-        ArrayData array, int pos, StoredStrings strings, CollationBoundsTracker tracker) {
-      visit(array.getRow(pos, arity), strings, tracker);
-    }
-
-    private void visit(RowData nested, StoredStrings strings, CollationBoundsTracker tracker) {
-      if (!nested.isNullAt(field)) {
-        inner.fromRow(nested, field, strings, tracker);
+    void visit(Object value, StoredStrings strings, CollationBoundsTracker tracker) {
+      Object found = field.getFieldOrNull((RowData) value);
+      if (found != null) {
+        inner.visit(found, strings, tracker);
       }
     }
   }
 
   /** Every element of a list, or every key or value of a map. */
   private static final class ElementsStep extends Step {
-    private final boolean map;
-    private final boolean keys;
+    static final int LIST = 0;
+    static final int KEYS = 1;
+    static final int VALUES = 2;
+
+    private final int kind;
+    private final ArrayData.ElementGetter element;
     private final Step inner;
 
-    ElementsStep(boolean map, boolean keys, Step inner) {
-      this.map = map;
-      this.keys = keys;
+    ElementsStep(int kind, LogicalType elementType, Step inner) {
+      this.kind = kind;
+      this.element = ArrayData.createElementGetter(elementType);
       this.inner = inner;
     }
 
     @Override
-    void fromRow(RowData row, int pos, StoredStrings strings, CollationBoundsTracker tracker) {
-      visit(map ? entries(row.getMap(pos)) : row.getArray(pos), strings, tracker);
-    }
-
-    @Override
-    void fromArray(
-        ArrayData array, int pos, StoredStrings strings, CollationBoundsTracker tracker) {
-      visit(map ? entries(array.getMap(pos)) : array.getArray(pos), strings, tracker);
-    }
-
-    private ArrayData entries(MapData data) {
-      return keys ? data.keyArray() : data.valueArray();
-    }
-
-    private void visit(ArrayData elements, StoredStrings strings, CollationBoundsTracker tracker) {
+    void visit(Object value, StoredStrings strings, CollationBoundsTracker tracker) {
+      ArrayData elements =
+          kind == LIST
+              ? (ArrayData) value
+              : kind == KEYS ? ((MapData) value).keyArray() : ((MapData) value).valueArray();
       int size = elements.size();
       for (int i = 0; i < size; i++) {
-        if (!elements.isNullAt(i)) {
-          inner.fromArray(elements, i, strings, tracker);
+        Object found = element.getElementOrNull(elements, i);
+        if (found != null) {
+          inner.visit(found, strings, tracker);
         }
       }
     }

@@ -36,8 +36,17 @@ public final class WrittenFilesSerializer extends StatelessSerializer<WrittenFil
   public static final WrittenFilesSerializer INSTANCE = new WrittenFilesSerializer();
 
   @Override
-  public void serialize(WrittenFiles record, DataOutputView target) throws IOException {
-    target.writeInt(FORMAT_VERSION);
+  int formatVersion() {
+    return FORMAT_VERSION;
+  }
+
+  @Override
+  String what() {
+    return "written data files";
+  }
+
+  @Override
+  void write(WrittenFiles record, DataOutputView target) throws IOException {
     PartitionSpec spec = record.spec();
     writeString(SchemaParser.toJson(spec.schema()), target);
     writeString(PartitionSpecParser.toJson(spec), target);
@@ -48,8 +57,7 @@ public final class WrittenFilesSerializer extends StatelessSerializer<WrittenFil
   }
 
   @Override
-  public WrittenFiles deserialize(DataInputView source) throws IOException {
-    int version = readVersion(source, FORMAT_VERSION, "written data files");
+  WrittenFiles read(int version, DataInputView source) throws IOException {
     if (version == 1) {
       source.readLong(); // the writer's checkpoint id, never used
     }
