@@ -8,9 +8,11 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.catalog.CatalogBaseTable;
 import org.apache.flink.table.catalog.CatalogTable;
@@ -24,18 +26,20 @@ import org.apache.flink.table.factories.Factory;
 import org.apache.flink.util.Preconditions;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.iceberg.CatalogProperties;
-import org.apache.iceberg.PartitionSpec;
-import org.apache.iceberg.Schema;
+import org.apache.iceberg.PartitionField;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.Transaction;
+import org.apache.iceberg.UpdateProperties;
+import org.apache.iceberg.UpdateSchema;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
-import org.apache.iceberg.exceptions.AlreadyExistsException;
 import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.iceberg.flink.FlinkCatalog;
 import org.apache.iceberg.flink.FlinkCatalogFactory;
 import org.apache.iceberg.flink.FlinkSchemaUtil;
 import org.apache.iceberg.flink.TableLoader;
+import org.apache.iceberg.flink.util.FlinkAlterTableUtil;
 import org.apache.iceberg.util.PropertyUtil;
 
 /**
@@ -43,26 +47,37 @@ import org.apache.iceberg.util.PropertyUtil;
  * {@link FlinkCatalog}; writes go through the collation writer (via {@link #getFactory()}).
  *
  * <ul>
- *   <li>{@code CREATE TABLE ... WITH ('collation.<path>' = '<collation>')} declares each collation
- *       and a metric for the running provider's version in the same commit that creates the table
- *       (a create-table transaction), so a failed DDL leaves neither table nor metadata behind.
+ *   <li>{@code CREATE TABLE ... WITH ('collation.<path>' = '<collation>')} creates the table
+ *       through Iceberg's catalog, then declares each collation and a metric for the running
+ *       provider's version in a follow-up commit; should that fail, the table is dropped again, so
+ *       a failed DDL leaves nothing behind.
  *   <li>{@code ALTER TABLE ... SET ('collation.<path>' = ...)} adds or changes a collation (and
- *       declares a metric for the running version); {@code RESET} removes it.
+ *       declares a metric for the running version); {@code RESET} removes it. Each ALTER is one
+ *       atomic commit.
  *   <li>{@link #getTable} shows the collations as {@code collation.<path>} options (so {@code SHOW
  *       CREATE TABLE} and {@code CREATE TABLE ... LIKE} carry them) and hides the raw {@value
  *       TableCollations#PROPERTY} property, whose metric ids belong to this table only.
+ *   <li>Options that hold credentials, the table's and the catalog's, are shown hidden ({@link
+ *       SensitiveOptions}).
  * </ul>
  */
 public class CollationCatalog extends FlinkCatalog {
 
-  // Options Iceberg's catalog reserves (its package-private FlinkCreateTableOptions): the connector
-  // and source catalog that getTable adds for CREATE TABLE ... LIKE, and the table location.
+  /** The option Iceberg's catalog sets to its connector on the tables it returns. */
   static final String CONNECTOR = "connector";
-  static final String LOCATION = "location";
+
+  // Options Iceberg's alterTable turns into actions outside the table's transaction (location,
+  // snapshot management), see FlinkCatalog#alterTable: not combined with collation changes.
+  private static final Set<String> ICEBERG_ACTIONS =
+      Set.of("location", "current-snapshot-id", "cherry-pick-snapshot-id");
+
+  // Iceberg's catalog names a metadata table "<table>$<type>" (FlinkCatalog#toIdentifier).
+  private static final String METADATA_TABLE_SEPARATOR = "$";
 
   private final IcebergCatalogLoader catalogLoader;
   private final Namespace baseNamespace;
   private final boolean cacheEnabled;
+  private final Map<String, String> catalogOptions;
 
   private CollationCatalog(
       String name, Map<String, String> options, IcebergCatalogLoader catalogLoader) {
@@ -81,6 +96,7 @@ public class CollationCatalog extends FlinkCatalog {
     this.catalogLoader = catalogLoader;
     this.baseNamespace = baseNamespace(options);
     this.cacheEnabled = cacheEnabled(options);
+    this.catalogOptions = Map.copyOf(options);
   }
 
   /**
@@ -125,7 +141,8 @@ public class CollationCatalog extends FlinkCatalog {
   @Override
   public void createTable(ObjectPath tablePath, CatalogBaseTable table, boolean ignoreIfExists)
       throws CatalogException, TableAlreadyExistException {
-    // As Iceberg: a connector table is only created here by CREATE TABLE ... LIKE.
+    // Iceberg refuses its own connector here; a connector table of ours is only created here by
+    // CREATE TABLE ... LIKE too.
     String connector = table.getOptions().get(CONNECTOR);
     if (connector != null && !table.getOptions().containsKey(SourceCatalog.KEY)) {
       throw new ValidationException(
@@ -145,113 +162,126 @@ public class CollationCatalog extends FlinkCatalog {
   }
 
   /**
-   * Creates the Iceberg table and declares its collations and their metrics in one commit. Used for
-   * DDL in this catalog and for connector tables, whose extra options are stored as table
-   * properties as Iceberg stores them.
+   * Creates the table through Iceberg's catalog, then declares its collations and their metrics in
+   * a follow-up commit; should that fail, the new table is dropped again, so a failed DDL leaves
+   * nothing behind. Used for DDL in this catalog and for connector tables.
+   *
+   * <p>Iceberg's create offers no transaction to join, and a REST catalog cannot reserve metric ids
+   * in the creating commit (docs/sql-catalog.md#create-table).
    */
   void createCollatedTable(ObjectPath tablePath, ResolvedCatalogTable table, boolean ignoreIfExists)
       throws TableAlreadyExistException {
-    checkPhysical(table);
     Map<String, String> options = table.getOptions();
     Map<String, CollationOptions.Declared> collations = CollationOptions.columns(options);
     CollationOptions.validateSinkOptions(
         options, collations.values().stream().anyMatch(c -> !Collations.isUtf8(c.collation())));
+    if (ignoreIfExists && tableExists(tablePath)) {
+      return;
+    }
 
-    Schema schema = FlinkSchemaUtil.convert(table.getResolvedSchema());
-    PartitionSpec.Builder spec = PartitionSpec.builderFor(schema);
-    table.getPartitionKeys().forEach(spec::identity);
-    Map<String, String> properties = new LinkedHashMap<>();
-    CollationOptions.withoutColumns(options)
-        .forEach(
-            (key, value) -> {
-              if (!isReserved(key)) {
-                properties.put(key, value);
-              }
-            });
-
+    Map<String, String> icebergOptions = CollationOptions.withoutColumns(options);
+    if (table.getComment() != null && !table.getComment().isEmpty()) {
+      // Iceberg 1.11's catalog drops the comment; its next release stores it here.
+      icebergOptions.putIfAbsent(TableProperties.COMMENT, table.getComment());
+    }
     try {
-      Transaction create =
-          catalog()
-              .buildTable(identifier(tablePath), schema)
-              .withPartitionSpec(spec.build())
-              .withLocation(options.get(LOCATION))
-              .withProperties(properties)
-              .createTransaction();
-      if (!collations.isEmpty()) {
-        // The transaction's table carries the fresh field ids Iceberg assigned on create.
-        Table created = create.table();
-        collations.values().forEach(declared -> declared.check(created));
-        UpdateCollations update = UpdateCollations.of(created);
-        collations
-            .values()
-            .forEach(declared -> declared.addTo(update, TableCollations.empty(), created.schema()));
-        update.commit();
+      super.createTable(tablePath, table.copy(icebergOptions), false);
+    } catch (TableAlreadyExistException e) {
+      if (ignoreIfExists) {
+        return;
       }
-      create.commitTransaction();
-    } catch (AlreadyExistsException e) {
-      if (!ignoreIfExists) {
-        throw new TableAlreadyExistException(getName(), tablePath, e);
-      }
+      throw e;
+    }
+    if (!collations.isEmpty()) {
+      declareCreated(tablePath, collations);
     }
   }
 
-  // Options whose value flink-collation or Iceberg derives; DDL must not set them.
-  private static boolean isManaged(String key) {
-    return TableCollations.PROPERTY.equals(key)
-        || CONNECTOR.equalsIgnoreCase(key)
-        || SourceCatalog.KEY.equalsIgnoreCase(key);
-  }
-
-  private static boolean isReserved(String key) {
-    return CONNECTOR.equalsIgnoreCase(key)
-        || SourceCatalog.KEY.equalsIgnoreCase(key)
-        || LOCATION.equalsIgnoreCase(key);
-  }
-
-  // Iceberg keeps only physical columns; it rejects the rest with these same words.
-  private static void checkPhysical(CatalogBaseTable table) {
-    for (org.apache.flink.table.api.Schema.UnresolvedColumn column :
-        table.getUnresolvedSchema().getColumns()) {
-      if (!(column instanceof org.apache.flink.table.api.Schema.UnresolvedPhysicalColumn)) {
-        throw new UnsupportedOperationException(
-            "Creating table with computed columns is not supported yet.");
-      }
+  private void declareCreated(ObjectPath tablePath, Map<String, CollationOptions.Declared> declared)
+      throws TableAlreadyExistException {
+    Table created;
+    try {
+      created = loadTable(tablePath);
+    } catch (TableNotExistException e) {
+      throw new CatalogException("Table " + tablePath + " vanished right after its creation", e);
     }
-    if (!table.getUnresolvedSchema().getWatermarkSpecs().isEmpty()) {
-      throw new UnsupportedOperationException(
-          "Creating table with watermark specs is not supported yet.");
+    try {
+      // The table this call created, at its creating commit: nothing else to preserve or undo.
+      Preconditions.checkState(
+          created.currentSnapshot() == null,
+          "Cannot declare the collations of %s: it has data already, so another client replaced"
+              + " it after this DDL created it",
+          tablePath);
+      declared.values().forEach(option -> option.check(created));
+      UpdateCollations update = UpdateCollations.of(created);
+      declared
+          .values()
+          .forEach(option -> option.addTo(update, TableCollations.empty(), created.schema()));
+      update.commit();
+    } catch (RuntimeException e) {
+      try {
+        catalog().dropTable(identifier(tablePath), true);
+      } catch (RuntimeException dropFailed) {
+        e.addSuppressed(dropFailed);
+        throw new CatalogException(
+            String.format(
+                "Table %s was created, but its collations could not be declared (%s) nor the"
+                    + " table dropped again; drop it with DROP TABLE and create it again",
+                tablePath, e.getMessage()),
+            e);
+      }
+      throw e;
     }
   }
 
   // ------------------------------------------------------------------------------------------
   // Reading the table definition
 
+  /**
+   * The table as Iceberg's catalog shows it, with the collations as {@code collation.<path>}
+   * options, connector {@value CollationTableFactory#IDENTIFIER} for {@code CREATE TABLE ... LIKE}
+   * elsewhere, and credentials hidden.
+   *
+   * <p>Built from one load of the table with Iceberg's public schema conversion: Iceberg's {@code
+   * getTable} loads the table itself and offers no way to add options computed from it, which would
+   * take a second load (docs/sql-catalog.md#get-table).
+   */
   @Override
   public CatalogTable getTable(ObjectPath tablePath)
       throws TableNotExistException, CatalogException {
-    CatalogTable iceberg = super.getTable(tablePath);
-    Map<String, String> options = new LinkedHashMap<>(iceberg.getOptions());
+    if (tablePath.getObjectName().contains(METADATA_TABLE_SEPARATOR)) {
+      // Iceberg's metadata tables (users$snapshots, ...) have no collations.
+      return super.getTable(tablePath);
+    }
+    Table table = loadTable(tablePath);
+    Map<String, String> options = new LinkedHashMap<>(table.properties());
     options.remove(TableCollations.PROPERTY);
-    if (options.containsKey(CONNECTOR)) {
-      // Iceberg names its own connector so that CREATE TABLE ... LIKE elsewhere can write; a copy
-      // of our table must write with collations.
-      options.put(CONNECTOR, CollationTableFactory.IDENTIFIER);
-    }
-    if (iceberg.getOptions().containsKey(TableCollations.PROPERTY)) {
-      Table table = loadTable(tablePath);
-      options.putAll(CollationOptions.render(TableCollations.fromTable(table), table.schema()));
-    }
-    return iceberg.copy(redacted(options));
+    options.putAll(CollationOptions.render(TableCollations.fromTable(table), table.schema()));
+    options.put(CONNECTOR, CollationTableFactory.IDENTIFIER);
+    options.put(
+        SourceCatalog.KEY,
+        SourceCatalog.toJson(getName(), tablePath, SensitiveOptions.redact(catalogOptions)));
+    return CatalogTable.newBuilder()
+        .schema(
+            org.apache.flink.table.api.Schema.newBuilder()
+                .fromResolvedSchema(FlinkSchemaUtil.toResolvedSchema(table.schema()))
+                .build())
+        .partitionKeys(partitionKeys(table))
+        .comment(table.properties().get(TableProperties.COMMENT))
+        .options(SensitiveOptions.redact(options))
+        .build();
   }
 
-  /**
-   * The options as this catalog shows them: credentials hidden, those of the table and those of the
-   * catalog that Iceberg records for {@code CREATE TABLE ... LIKE}.
-   */
-  private static Map<String, String> redacted(Map<String, String> options) {
-    Map<String, String> shown = SensitiveOptions.redact(options);
-    shown.computeIfPresent(SourceCatalog.KEY, (key, json) -> SourceCatalog.redacted(json));
-    return shown;
+  /** Identity partitions as Flink partition keys; none if any transform is not identity. */
+  private static List<String> partitionKeys(Table table) {
+    List<String> keys = new ArrayList<>();
+    for (PartitionField field : table.spec().fields()) {
+      if (!field.transform().isIdentity()) {
+        return List.of();
+      }
+      keys.add(table.schema().findColumnName(field.sourceId()));
+    }
+    return keys;
   }
 
   /** The Iceberg table at {@code tablePath}, current. */
@@ -270,6 +300,12 @@ public class CollationCatalog extends FlinkCatalog {
   // ------------------------------------------------------------------------------------------
   // ALTER TABLE
 
+  /**
+   * Applies the changes in one atomic commit. Without collation changes this is Iceberg's own
+   * {@code alterTable}; with them, Iceberg's changes (through Iceberg's public {@code
+   * FlinkAlterTableUtil}) and the collation changes ({@link UpdateCollations} joining the
+   * transaction) are staged in one Iceberg transaction, so a failure anywhere commits nothing.
+   */
   @Override
   public void alterTable(
       ObjectPath tablePath,
@@ -313,24 +349,48 @@ public class CollationCatalog extends FlinkCatalog {
       }
       throw e;
     }
-    UpdateCollations update = collationChanges(table, setCollations, resetCollations);
-    if (update == null && dropsCollatedColumn(table, icebergChanges)) {
-      // Committed after the drop, it re-reads the metadata and forgets the dropped columns'
-      // collations (their metric ids stay reserved), so no annotation outlives its column.
-      update = UpdateCollations.of(table);
-    }
-    CollationOptions.validateSinkOptions(
-        optionsAfter(table, icebergChanges),
-        !(update == null ? TableCollations.fromTable(table) : update.apply()).isEmpty());
-
-    // Iceberg's own changes first: the collation changes are checked already, so the only way the
-    // second commit can fail is a lost race, not a bad option.
-    if (!icebergChanges.isEmpty()) {
+    if (setCollations.isEmpty()
+        && resetCollations.isEmpty()
+        && !dropsCollatedColumn(table, icebergChanges)) {
+      CollationOptions.validateSinkOptions(
+          optionsAfter(table.properties(), icebergChanges),
+          !TableCollations.fromTable(table).isEmpty());
       super.alterTable(tablePath, newTable, icebergChanges, ignoreIfNotExists);
+      return;
     }
-    if (update != null) {
-      update.commit();
+
+    for (TableChange change : icebergChanges) {
+      String key = optionKey(change);
+      if (key != null && ICEBERG_ACTIONS.contains(key.toLowerCase(Locale.ROOT))) {
+        throw new ValidationException(
+            String.format(
+                "Cannot %s option '%s' of table %s in the statement that changes collations:"
+                    + " Iceberg applies it outside the table's transaction; run it as an ALTER"
+                    + " TABLE of its own",
+                change instanceof TableChange.SetOption ? "set" : "reset", key, tablePath));
+      }
     }
+    Transaction transaction = table.newTransaction();
+    List<TableChange> propertyChanges = new ArrayList<>();
+    List<TableChange> schemaChanges = new ArrayList<>();
+    icebergChanges.forEach(c -> (optionKey(c) != null ? propertyChanges : schemaChanges).add(c));
+    if (!schemaChanges.isEmpty()) {
+      UpdateSchema schema = transaction.updateSchema();
+      FlinkAlterTableUtil.applySchemaChanges(schema, schemaChanges);
+      schema.commit();
+    }
+    if (!propertyChanges.isEmpty()) {
+      UpdateProperties properties = transaction.updateProperties();
+      FlinkAlterTableUtil.applyPropertyChanges(properties, propertyChanges);
+      properties.commit();
+    }
+    // Checked against the table as Iceberg's changes leave it; a dropped collated column's
+    // annotation goes with it (its metric ids stay reserved).
+    Table staged = transaction.table();
+    UpdateCollations update = collationChanges(staged, setCollations, resetCollations);
+    CollationOptions.validateSinkOptions(staged.properties(), !update.apply().isEmpty());
+    update.commit();
+    transaction.commitTransaction();
   }
 
   @Override
@@ -366,9 +426,17 @@ public class CollationCatalog extends FlinkCatalog {
     alterTable(tablePath, newTable, changes, ignoreIfNotExists);
   }
 
+  // Options whose value flink-collation or Iceberg derives; DDL must not set them.
+  private static boolean isManaged(String key) {
+    return TableCollations.PROPERTY.equals(key)
+        || CONNECTOR.equalsIgnoreCase(key)
+        || SourceCatalog.KEY.equalsIgnoreCase(key);
+  }
+
   /** The table's properties as {@code changes} leave them. */
-  private static Map<String, String> optionsAfter(Table table, List<TableChange> changes) {
-    Map<String, String> options = new HashMap<>(table.properties());
+  private static Map<String, String> optionsAfter(
+      Map<String, String> properties, List<TableChange> changes) {
+    Map<String, String> options = new HashMap<>(properties);
     for (TableChange change : changes) {
       if (change instanceof TableChange.SetOption) {
         options.put(
@@ -391,14 +459,11 @@ public class CollationCatalog extends FlinkCatalog {
   }
 
   /**
-   * The collation changes of one ALTER, checked option by option against the current table so that
-   * an error names its option; {@code null} when there are none.
+   * The collation changes of one ALTER, checked option by option against {@code table} so that an
+   * error names its option. With none, the update still forgets the annotations of dropped columns.
    */
   private static UpdateCollations collationChanges(
       Table table, Map<String, String> set, List<String> reset) {
-    if (set.isEmpty() && reset.isEmpty()) {
-      return null;
-    }
     Map<String, String> all = new LinkedHashMap<>(set);
     reset.forEach(key -> all.put(key, null));
     Map<String, CollationOptions.Declared> declared = CollationOptions.columns(all);

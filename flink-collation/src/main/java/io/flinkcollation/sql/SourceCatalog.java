@@ -4,11 +4,11 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.table.api.ValidationException;
+import org.apache.flink.table.catalog.ObjectPath;
 
 /**
  * The {@value #KEY} option that Iceberg's Flink catalog adds to every table it returns, so that a
@@ -53,22 +53,21 @@ final class SourceCatalog {
     return options;
   }
 
-  /** The JSON with the values of the catalog's sensitive options hidden. */
-  static String redacted(String json) {
-    JsonNode node = parse(json);
-    JsonNode props = node.path(CATALOG_PROPS);
-    if (props instanceof ObjectNode) {
-      for (Iterator<String> keys = props.fieldNames(); keys.hasNext(); ) {
-        String key = keys.next();
-        if (SensitiveOptions.isSensitive(key)) {
-          ((ObjectNode) props).put(key, SensitiveOptions.HIDDEN);
-        }
-      }
-    }
+  /**
+   * The JSON for a table of catalog {@code catalogName}, as Iceberg's catalog writes it: Iceberg's
+   * writer is package-private, and the options given here are already redacted.
+   */
+  static String toJson(String catalogName, ObjectPath table, Map<String, String> catalogOptions) {
+    ObjectNode node = JSON.createObjectNode();
+    node.put(CollationTableFactory.CATALOG_NAME.key(), catalogName);
+    node.put(CollationTableFactory.CATALOG_DATABASE.key(), table.getDatabaseName());
+    node.put(CollationTableFactory.CATALOG_TABLE.key(), table.getObjectName());
+    ObjectNode props = node.putObject(CATALOG_PROPS);
+    catalogOptions.forEach(props::put);
     try {
       return JSON.writeValueAsString(node);
     } catch (JsonProcessingException e) {
-      throw new IllegalStateException("Cannot write the JSON just read", e);
+      throw new IllegalStateException("Cannot write JSON of strings", e);
     }
   }
 

@@ -15,6 +15,8 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
+import org.apache.flink.table.catalog.ObjectPath;
+import org.apache.flink.table.catalog.TableChange;
 import org.apache.flink.types.Row;
 import org.apache.flink.util.CloseableIterator;
 import org.apache.hadoop.conf.Configuration;
@@ -60,7 +62,7 @@ class CollationCatalogDdlTest {
   }
 
   @Test
-  void createTableDeclaresCollationsAndMetricsInTheCreatingCommit() {
+  void createTableDeclaresCollationsAndMetricsInTheCommitAfterCreating() {
     sql.executeSql(
         "CREATE TABLE lake.db.users (id BIGINT, name STRING, address ROW<city STRING, zip INT>,"
             + " tags ARRAY<STRING>, attrs MAP<STRING, STRING>, note STRING) WITH ('collation.name'"
@@ -92,10 +94,10 @@ class CollationCatalogDdlTest {
       metricIds.add(field.metrics().get(0).id());
     }
     TableMetadata metadata = ((HasTableOperations) table).operations().current();
-    // Reserved above every column, and the whole declaration is the table's first metadata.
+    // Reserved above every column, and declared in the one commit after Iceberg's create.
     assertThat(metricIds).allSatisfy(id -> assertThat(table.schema().findField(id)).isNull());
     assertThat(metadata.lastColumnId()).isGreaterThanOrEqualTo(maxId(metricIds));
-    assertThat(metadata.previousFiles()).isEmpty();
+    assertThat(metadata.previousFiles()).hasSize(1);
     assertThat(table.properties())
         .containsEntry("write.format.default", "parquet")
         .doesNotContainKeys("collation.name", "collation.note", "collation.address.city");
@@ -318,6 +320,107 @@ class CollationCatalogDdlTest {
 
     TableMetadata after = ((HasTableOperations) load("users")).operations().current();
     assertThat(after.metadataFileLocation()).isEqualTo(before.metadataFileLocation());
+  }
+
+  @Test
+  void createAndAlterKeepTheCommentsAndPropertiesIcebergStores() {
+    sql.executeSql(
+        "CREATE TABLE lake.db.users (id BIGINT COMMENT 'the key', name STRING COMMENT 'as"
+            + " written', city STRING) COMMENT 'people we know' PARTITIONED BY (city) WITH"
+            + " ('collation.name' = 'icu.en_US-ci', 'write.format.default' = 'orc',"
+            + " 'write.target-file-size-bytes' = '1000000')");
+    sql.executeSql(
+        "ALTER TABLE lake.db.users SET ('collation.city' = 'icu.de_DE', 'write.format.default' ="
+            + " 'avro')");
+    sql.executeSql("ALTER TABLE lake.db.users RESET ('collation.name')");
+
+    Table table = load("users");
+    assertThat(table.properties())
+        .containsEntry("comment", "people we know")
+        .containsEntry("write.format.default", "avro")
+        .containsEntry("write.target-file-size-bytes", "1000000");
+    assertThat(table.schema().findField("id").doc()).isEqualTo("the key");
+    assertThat(table.schema().findField("name").doc()).isEqualTo("as written");
+    assertThat(table.spec().fields())
+        .singleElement()
+        .satisfies(f -> assertThat(f.name()).isEqualTo("city"));
+    assertThat(collationsByPath(table)).containsExactlyEntriesOf(Map.of("city", "icu.de_DE"));
+    assertThat(single("SHOW CREATE TABLE lake.db.users"))
+        .contains("COMMENT 'people we know'")
+        .contains("PARTITIONED BY (`city`)")
+        .contains("'collation.city' = 'icu.de_DE'")
+        .contains("'write.target-file-size-bytes' = '1000000'");
+  }
+
+  @Test
+  void metadataTablesAreIcebergsOwn() throws Exception {
+    sql.executeSql(
+        "CREATE TABLE lake.db.users (id BIGINT, name STRING) WITH ('collation.name' ="
+            + " 'icu.en_US-ci')");
+    CollationCatalog catalog = (CollationCatalog) sql.getCatalog("lake").orElseThrow();
+
+    assertThat(
+            catalog
+                .getTable(new ObjectPath("db", "users$snapshots"))
+                .getUnresolvedSchema()
+                .getColumns())
+        .extracting(org.apache.flink.table.api.Schema.UnresolvedColumn::getName)
+        .contains("snapshot_id", "committed_at");
+  }
+
+  @Test
+  void anAlterOfCollationsAndPropertiesIsOneCommit() {
+    sql.executeSql(
+        "CREATE TABLE lake.db.users (id BIGINT, name STRING, city STRING)"
+            + " WITH ('collation.name' = 'icu.en_US-ci')");
+    int commitsBefore = metadata("users").previousFiles().size();
+
+    sql.executeSql(
+        "ALTER TABLE lake.db.users SET ('collation.city' = 'icu.de_DE',"
+            + " 'write.target-file-size-bytes' = '1000000')");
+
+    TableMetadata after = metadata("users");
+    assertThat(after.previousFiles()).hasSize(commitsBefore + 1);
+    assertThat(after.properties()).containsEntry("write.target-file-size-bytes", "1000000");
+    assertThat(collationsByPath(load("users")))
+        .containsExactlyInAnyOrderEntriesOf(Map.of("name", EN_CI, "city", "icu.de_DE"));
+  }
+
+  @Test
+  void anAlterThatFailsLateCommitsNoneOfItsChanges() throws Exception {
+    sql.executeSql(
+        "CREATE TABLE lake.db.users (id BIGINT, name STRING, city STRING)"
+            + " WITH ('collation.name' = 'icu.en_US-ci')");
+    TableMetadata before = metadata("users");
+    CollationCatalog catalog = (CollationCatalog) sql.getCatalog("lake").orElseThrow();
+    ObjectPath path = new ObjectPath("db", "users");
+
+    // Valid on the table as it is, invalid once Iceberg's own changes of the same ALTER apply.
+    Throwable failure =
+        catchThrowable(
+            () ->
+                catalog.alterTable(
+                    path,
+                    catalog.getTable(path),
+                    List.of(
+                        TableChange.set("write.target-file-size-bytes", "1000000"),
+                        TableChange.dropColumn("city"),
+                        TableChange.set("collation.city", "icu.de_DE")),
+                    false));
+
+    assertThat(failure).hasMessageContaining("'collation.city'").hasMessageContaining("city");
+    // A failure inside Iceberg's part of the transaction (a format downgrade) likewise.
+    assertFails(
+        "ALTER TABLE lake.db.users SET ('collation.city' = 'icu.de_DE', 'format-version' = '1')",
+        "Cannot downgrade");
+    TableMetadata after = metadata("users");
+    assertThat(after.metadataFileLocation()).isEqualTo(before.metadataFileLocation());
+    assertThat(after.schema().findField("city")).isNotNull();
+    assertThat(after.properties()).doesNotContainKey("write.target-file-size-bytes");
+  }
+
+  private TableMetadata metadata(String name) {
+    return ((HasTableOperations) load(name)).operations().current();
   }
 
   private void assertCreateFails(String options, String... fragments) {
