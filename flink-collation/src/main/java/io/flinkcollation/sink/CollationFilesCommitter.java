@@ -1,13 +1,10 @@
 package io.flinkcollation.sink;
 
-import io.flinkcollation.metadata.TableCollations;
 import io.flinkcollation.stats.CollationStats;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Consumer;
 import java.util.function.IntPredicate;
@@ -22,12 +19,10 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.ReplacePartitions;
-import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotUpdate;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.flink.TableLoader;
-import org.apache.iceberg.types.TypeUtil;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -172,7 +167,7 @@ final class CollationFilesCommitter extends AbstractStreamOperator<Void>
 
   private void commit(List<WrittenFiles> batches, String commitJobId, long checkpointId) {
     table.refresh();
-    IntPredicate known = knownStatIds(table);
+    IntPredicate known = CollationTaskWriterFactory.knownStatIds(table);
     SnapshotUpdate<?> update;
     Consumer<DataFile> add;
     if (overwrite) {
@@ -204,18 +199,6 @@ final class CollationFilesCommitter extends AbstractStreamOperator<Void>
         checkpointId,
         commitJobId,
         (System.nanoTime() - start) / 1_000_000);
-  }
-
-  /**
-   * The ids a file may carry stats under: every column id the table has had, and every collation
-   * metric it declares now. A metric dropped while the job ran is in neither.
-   */
-  private static IntPredicate knownStatIds(Table table) {
-    Set<Integer> known = new HashSet<>(TableCollations.fromTable(table).metrics().keySet());
-    for (Schema schema : table.schemas().values()) {
-      known.addAll(TypeUtil.indexById(schema.asStruct()).keySet());
-    }
-    return known::contains;
   }
 
   /**

@@ -23,9 +23,9 @@ import org.apache.iceberg.types.Types;
  * element, map key and value) under several collations, and random rows full of collation ties
  * (case, accents, trailing spaces) and nulls.
  */
-final class CollatedRows {
+public final class CollatedRows {
 
-  static final Schema SCHEMA =
+  public static final Schema SCHEMA =
       new Schema(
           Types.NestedField.required(1, "id", Types.LongType.get()),
           Types.NestedField.optional(2, "name", Types.StringType.get()),
@@ -44,13 +44,13 @@ final class CollatedRows {
               Types.MapType.ofOptional(11, 12, Types.StringType.get(), Types.StringType.get())),
           Types.NestedField.optional(13, "bucket", Types.IntegerType.get()));
 
-  static final RowType ROW_TYPE = FlinkSchemaUtil.convert(SCHEMA);
+  public static final RowType ROW_TYPE = FlinkSchemaUtil.convert(SCHEMA);
 
-  static final PartitionSpec BY_BUCKET =
+  public static final PartitionSpec BY_BUCKET =
       PartitionSpec.builderFor(SCHEMA).identity("bucket").build();
 
   /** Column path to collation, one metric each at the running version. */
-  static final Map<String, String> COLLATIONS = new LinkedHashMap<>();
+  public static final Map<String, String> COLLATIONS = new LinkedHashMap<>();
 
   static {
     COLLATIONS.put("name", "icu.en_US-ci");
@@ -117,7 +117,7 @@ final class CollatedRows {
   private CollatedRows() {}
 
   /** Declares {@link #COLLATIONS} with one metric each, at the running provider's version. */
-  static void declare(Table table) {
+  public static void declare(Table table) {
     UpdateCollations update = UpdateCollations.of(table);
     COLLATIONS.forEach(update::collate);
     COLLATIONS.keySet().forEach(update::addMetric);
@@ -125,11 +125,11 @@ final class CollatedRows {
   }
 
   /** The row of {@code id}: always the same, whichever task or attempt makes it. */
-  static RowData row(long id) {
+  public static RowData row(long id) {
     return rows(id, 1, id).get(0);
   }
 
-  static List<RowData> rows(long firstId, int count, long seed) {
+  public static List<RowData> rows(long firstId, int count, long seed) {
     Random random = new Random(seed);
     List<RowData> rows = new ArrayList<>(count);
     for (int i = 0; i < count; i++) {
@@ -158,7 +158,7 @@ final class CollatedRows {
   }
 
   /** A word with ties, or random letters; sometimes null where nulls are allowed. */
-  static StringData text(Random random, boolean nullable) {
+  public static StringData text(Random random, boolean nullable) {
     int kind = random.nextInt(10);
     if (nullable && kind == 0) {
       return null;

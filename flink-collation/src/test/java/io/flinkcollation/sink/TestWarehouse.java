@@ -13,28 +13,29 @@ import org.apache.iceberg.flink.TableLoader;
 import org.apache.iceberg.hadoop.HadoopCatalog;
 
 /** A Hadoop-catalog warehouse in a temporary directory, with loaders for Flink jobs. */
-final class TestWarehouse {
-  static final Namespace DB = Namespace.of("db");
+public final class TestWarehouse {
+  public static final Namespace DB = Namespace.of("db");
 
   private final HadoopCatalog catalog;
   private final CatalogLoader catalogLoader;
 
-  TestWarehouse(Path directory) {
+  public TestWarehouse(Path directory) {
     String warehouse = directory.toUri().toString();
     this.catalog = new HadoopCatalog(new Configuration(), warehouse);
     this.catalogLoader =
         CatalogLoader.hadoop("test", new Configuration(), Map.of("warehouse", warehouse));
   }
 
-  Table create(String name, Schema schema, PartitionSpec spec, Map<String, String> properties) {
+  public Table create(
+      String name, Schema schema, PartitionSpec spec, Map<String, String> properties) {
     return catalog.createTable(TableIdentifier.of(DB, name), schema, spec, properties);
   }
 
-  Table load(String name) {
+  public Table load(String name) {
     return catalog.loadTable(TableIdentifier.of(DB, name));
   }
 
-  TableLoader loader(String name) {
+  public TableLoader loader(String name) {
     return TableLoader.fromCatalog(catalogLoader, TableIdentifier.of(DB, name));
   }
 }

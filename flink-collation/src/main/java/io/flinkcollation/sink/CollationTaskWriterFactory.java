@@ -1,0 +1,276 @@
+package io.flinkcollation.sink;
+
+import io.flinkcollation.collation.Collation;
+import io.flinkcollation.collation.Collations;
+import io.flinkcollation.collation.PrimaryRanks;
+import io.flinkcollation.metadata.CollationMetric;
+import io.flinkcollation.metadata.TableCollations;
+import io.flinkcollation.stats.FileBoundsTracker;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Consumer;
+import java.util.function.IntPredicate;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.util.Preconditions;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.PartitionKey;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.flink.FlinkSchemaUtil;
+import org.apache.iceberg.flink.FlinkWriteConf;
+import org.apache.iceberg.flink.RowDataWrapper;
+import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.io.OutputFileFactory;
+import org.apache.iceberg.io.PartitionedFanoutWriter;
+import org.apache.iceberg.io.TaskWriter;
+import org.apache.iceberg.io.UnpartitionedWriter;
+import org.apache.iceberg.types.TypeUtil;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Makes the writers of data files with collation bounds for one table: Iceberg's rolling task
+ * writers (partitioned or not) whose every file carries the bounds of each declared metric the
+ * running providers produce exactly (docs/design.md#unsupported-versions). The sink's writer and
+ * the maintenance rewrite both write through it, so a file gets the same bounds whoever writes it.
+ *
+ * <p>Made once per writing task; not thread-safe (it holds that task's collators).
+ */
+public final class CollationTaskWriterFactory {
+  private static final Logger LOG = LoggerFactory.getLogger(CollationTaskWriterFactory.class);
+
+  private final Table table;
+  private final Schema schema;
+  private final PartitionSpec spec;
+  private final RowType rowType;
+  private final FileFormat format;
+  private final long targetFileSize;
+  private final Map<String, String> writeProperties;
+  private final RowBoundsTracker.Factory trackers;
+  private final List<CollationMetric> writtenMetrics = new ArrayList<>();
+  private final int unsupportedMetrics;
+
+  private CollationAppenderFactory appenderFactory;
+  private OutputFileFactory fileFactory;
+
+  /**
+   * @param table the table, as loaded by the writing task
+   * @param rowType the rows written, shaped like the table (its columns in its order)
+   * @param writeOptions Iceberg Flink write options ({@code write-format}, {@code
+   *     target-file-size-bytes}, ...) over the table's properties
+   * @param maxBoundLength the longest bound kept, in code points
+   */
+  public CollationTaskWriterFactory(
+      Table table, RowType rowType, Map<String, String> writeOptions, int maxBoundLength) {
+    this.table = Preconditions.checkNotNull(table, "table");
+    this.schema = table.schema();
+    this.spec = table.spec();
+    this.rowType = rowType;
+    Schema writeSchema = FlinkSchemaUtil.convert(schema, FlinkSchemaUtil.toResolvedSchema(rowType));
+    TypeUtil.validateWriteSchema(schema, writeSchema, true, true);
+
+    FlinkWriteConf conf = new FlinkWriteConf(table, writeOptions, new Configuration());
+    this.format = conf.dataFileFormat();
+    this.targetFileSize = conf.targetDataFileSize();
+    this.writeProperties = writeProperties(conf);
+    this.trackers = new RowBoundsTracker.Factory(maxBoundLength);
+    this.unsupportedMetrics = resolveMetrics(writeSchema);
+  }
+
+  /**
+   * Decides which declared metrics are written, builds their trackers and returns how many the
+   * running providers cannot write.
+   */
+  private int resolveMetrics(Schema writeSchema) {
+    TableCollations collations = TableCollations.fromTable(table).forSchema(table.schema());
+    if (!collations.problems().isEmpty()) {
+      // The sink's builder refuses such a table; here it was damaged while the job ran. Writing
+      // on without the unreadable declarations' bounds loses nothing a reader could use.
+      LOG.warn(
+          "{}",
+          collations.unreadableMessage(
+              table.name(), "is written without bounds for the unreadable declarations"));
+    }
+    Map<String, Comparator<String>> comparators = new HashMap<>();
+    int unsupported = 0;
+    for (CollationMetric metric : collations.metrics().values()) {
+      int fieldId = collations.fieldOfMetric(metric.id()).orElseThrow().fieldId();
+      Optional<Collation> collation = resolve(metric);
+      if (collation.isEmpty()) {
+        unsupported++;
+        continue;
+      }
+      Optional<StringPositionAccessor> accessor =
+          StringPositionAccessor.of(writeSchema.asStruct(), rowType, fieldId);
+      if (accessor.isEmpty()) {
+        LOG.info(
+            "Collation {} of table {}: field {} is not written; no bounds",
+            metric,
+            table.name(),
+            fieldId);
+        continue;
+      }
+      Comparator<String> order =
+          comparators.computeIfAbsent(metric.collation(), name -> collation.get().newComparator());
+      // The ranks are built here, when the writer opens, not with the first file's first row.
+      PrimaryRanks ranks = collation.get().primaryRanks().orElse(PrimaryRanks.NONE);
+      trackers.track(metric.id(), accessor.get(), order, ranks);
+      writtenMetrics.add(metric);
+    }
+    return unsupported;
+  }
+
+  /** The running collation when it produces exactly the metric's (collation, version). */
+  private Optional<Collation> resolve(CollationMetric metric) {
+    Collation running;
+    try {
+      running = Collations.resolve(metric.collation());
+    } catch (IllegalArgumentException e) {
+      LOG.warn(
+          "Collation {} of table {} is not available here ({}); files written get no bounds"
+              + " for it",
+          metric,
+          table.name(),
+          e.getMessage());
+      return Optional.empty();
+    }
+    if (!metric.matches(running.name(), running.version())) {
+      LOG.warn(
+          "Collation {} of table {}: the running provider resolves '{}' at version {}, not {};"
+              + " files written get no bounds for metric {} (docs/design.md#unsupported-versions)",
+          metric,
+          table.name(),
+          running.name(),
+          running.version(),
+          metric.version(),
+          metric.id());
+      return Optional.empty();
+    }
+    return Optional.of(running);
+  }
+
+  private Map<String, String> writeProperties(FlinkWriteConf conf) {
+    Map<String, String> properties = new HashMap<>(table.properties());
+    switch (format) {
+      case PARQUET:
+        properties.put(TableProperties.PARQUET_COMPRESSION, conf.parquetCompressionCodec());
+        putIfSet(
+            properties, TableProperties.PARQUET_COMPRESSION_LEVEL, conf.parquetCompressionLevel());
+        break;
+      case AVRO:
+        properties.put(TableProperties.AVRO_COMPRESSION, conf.avroCompressionCodec());
+        putIfSet(properties, TableProperties.AVRO_COMPRESSION_LEVEL, conf.avroCompressionLevel());
+        break;
+      case ORC:
+        properties.put(TableProperties.ORC_COMPRESSION, conf.orcCompressionCodec());
+        properties.put(TableProperties.ORC_COMPRESSION_STRATEGY, conf.orcCompressionStrategy());
+        break;
+      default:
+        throw new IllegalArgumentException(
+            String.format(
+                "Table %s: cannot write file format %s; use parquet, avro or orc",
+                table.name(), format));
+    }
+    return properties;
+  }
+
+  private static void putIfSet(Map<String, String> properties, String key, String value) {
+    if (value != null) {
+      properties.put(key, value);
+    }
+  }
+
+  /**
+   * Prepares the writers of one task attempt; call once before {@link #create()}.
+   *
+   * @param onFileClosed told once per non-empty file, with its tracker, when it closes
+   */
+  public void initialize(int taskId, int attemptId, Consumer<FileBoundsTracker> onFileClosed) {
+    appenderFactory =
+        new CollationAppenderFactory(
+            table, schema, rowType, spec, writeProperties, trackers, onFileClosed);
+    fileFactory = OutputFileFactory.builderFor(table, taskId, attemptId).format(format).build();
+  }
+
+  /** A new writer: rolls to a new file at the target size, each file with its own bounds. */
+  public TaskWriter<RowData> create() {
+    Preconditions.checkState(
+        appenderFactory != null, "Call initialize(taskId, attemptId, onFileClosed) first");
+    if (spec.isUnpartitioned()) {
+      return new UnpartitionedWriter<>(
+          spec, format, appenderFactory, fileFactory, table.io(), targetFileSize);
+    }
+    return new PartitionedWriter(
+        spec, format, appenderFactory, fileFactory, table.io(), targetFileSize, schema, rowType);
+  }
+
+  /** The spec the files are written under: the table's current one. */
+  public PartitionSpec spec() {
+    return spec;
+  }
+
+  /** The size the writers roll to a new file at. */
+  public long targetFileSize() {
+    return targetFileSize;
+  }
+
+  /** The metrics whose bounds the files carry (when a file has a value for them). */
+  public List<CollationMetric> writtenMetrics() {
+    return Collections.unmodifiableList(writtenMetrics);
+  }
+
+  /** How many declared metrics the running providers cannot write. */
+  public int unsupportedMetrics() {
+    return unsupportedMetrics;
+  }
+
+  /**
+   * The ids a committed file may carry stats under: every column id the table has had, and every
+   * collation metric it declares now. A metric dropped while files were written is in neither, so
+   * committers keep only these ({@code CollationStats.retainBounds}).
+   */
+  public static IntPredicate knownStatIds(Table table) {
+    Set<Integer> known = new HashSet<>(TableCollations.fromTable(table).metrics().keySet());
+    for (Schema schema : table.schemas().values()) {
+      known.addAll(TypeUtil.indexById(schema.asStruct()).keySet());
+    }
+    return known::contains;
+  }
+
+  /** One rolling writer per partition, each file with its own bounds tracker. */
+  private static final class PartitionedWriter extends PartitionedFanoutWriter<RowData> {
+    private final PartitionKey key;
+    private final RowDataWrapper wrapper;
+
+    PartitionedWriter(
+        PartitionSpec spec,
+        FileFormat format,
+        CollationAppenderFactory appenders,
+        OutputFileFactory files,
+        FileIO io,
+        long targetFileSize,
+        Schema schema,
+        RowType rowType) {
+      super(spec, format, appenders, files, io, targetFileSize);
+      this.key = new PartitionKey(spec, schema);
+      this.wrapper = new RowDataWrapper(rowType, schema.asStruct());
+    }
+
+    @Override
+    protected PartitionKey partition(RowData row) {
+      key.partition(wrapper.wrap(row));
+      return key;
+    }
+  }
+}
