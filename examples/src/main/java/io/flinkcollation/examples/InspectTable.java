@@ -90,7 +90,7 @@ public final class InspectTable {
     return OK;
   }
 
-  private static HadoopCatalog catalog(String warehouse) {
+  static HadoopCatalog catalog(String warehouse) {
     URI location = warehouseUri(warehouse);
     if ("file".equals(location.getScheme()) && !Files.isDirectory(Paths.get(location))) {
       throw new IllegalArgumentException("Warehouse '" + warehouse + "' is not a directory");
@@ -98,7 +98,7 @@ public final class InspectTable {
     return new HadoopCatalog(new Configuration(), location.toString());
   }
 
-  private static Table load(HadoopCatalog catalog, String warehouse, TableIdentifier identifier) {
+  static Table load(HadoopCatalog catalog, String warehouse, TableIdentifier identifier) {
     try {
       return catalog.loadTable(identifier);
     } catch (NoSuchTableException e) {
@@ -369,6 +369,16 @@ public final class InspectTable {
   // ------------------------------------------------------------------------------------- arguments
 
   /** The parsed command line. */
+  /** The value of {@code --table}: {@code <namespace>.<table>}. */
+  static TableIdentifier tableIdentifier(String tableName) {
+    int dot = tableName.lastIndexOf('.');
+    if (dot <= 0 || dot == tableName.length() - 1 || tableName.contains("..")) {
+      throw new IllegalArgumentException(
+          "--table must be <namespace>.<table>, e.g. db.users; got '" + tableName + "'");
+    }
+    return TableIdentifier.parse(tableName);
+  }
+
   private static final class Arguments {
     private String warehouse;
     private TableIdentifier table;
@@ -383,13 +393,7 @@ public final class InspectTable {
         return arguments;
       }
       arguments.warehouse = parsed.required("warehouse");
-      String tableName = parsed.required("table");
-      int dot = tableName.lastIndexOf('.');
-      if (dot <= 0 || dot == tableName.length() - 1 || tableName.contains("..")) {
-        throw new IllegalArgumentException(
-            "--table must be <namespace>.<table>, e.g. db.users; got '" + tableName + "'");
-      }
-      arguments.table = TableIdentifier.parse(tableName);
+      arguments.table = tableIdentifier(parsed.required("table"));
       arguments.json = parsed.flag("json");
       return arguments;
     }

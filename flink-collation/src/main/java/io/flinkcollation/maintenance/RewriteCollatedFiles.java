@@ -229,12 +229,13 @@ public final class RewriteCollatedFiles {
   }
 
   private RewriteResult execute(RewritePlan plan, CollationTaskWriterFactory writers) {
+    // Checked first, so that a bad column fails even when there is nothing to rewrite.
+    CollatedRowOrder order = sortBy == null ? null : CollatedRowOrder.of(table, sortBy);
     if (plan.isEmpty()) {
       LOG.info("Table {}: nothing to rewrite", table.name());
       return RewriteResult.nothing();
     }
     RowType rowType = FlinkSchemaUtil.convert(table.schema());
-    CollatedRowOrder order = sortBy == null ? null : CollatedRowOrder.of(table, sortBy);
     GroupRewriter rewriter = new GroupRewriter(table, rowType, writers, order);
     List<DataFile> added = new ArrayList<>();
     try {
