@@ -135,7 +135,7 @@ class BadDeclarationsTest {
         java(
             "modifier of another engine",
             u -> u.collate("note", "icu.en_US-foo").commit(),
-            "Invalid collation name 'icu.en_US-foo': unknown modifier 'foo' (known: cs, ci, as, ai, rtrim). Expected '<provider>.<name>' such as 'icu.en_US-ci', or 'utf8'"),
+            "Invalid collation name 'icu.en_US-foo': unknown modifier 'foo' (known: cs, ci, as, ai, ltrim, rtrim, trim, lower, upper, casefold). Expected '<provider>.<name>' such as 'icu.en_US-ci', or 'utf8'"),
         java(
             "duplicate modifier",
             u -> u.collate("note", "icu.en_US-ci-ci").commit(),
@@ -250,7 +250,7 @@ class BadDeclarationsTest {
         sql(
             "a modifier of another engine in ALTER TABLE",
             "ALTER TABLE " + TABLE + " SET ('collation.name' = 'icu.en_US-ci-foo')",
-            "Invalid option 'collation.name' = 'icu.en_US-ci-foo': Invalid collation name 'icu.en_US-ci-foo': unknown modifier 'foo' (known: cs, ci, as, ai, rtrim). Expected '<provider>.<name>' such as 'icu.en_US-ci', or 'utf8'"),
+            "Invalid option 'collation.name' = 'icu.en_US-ci-foo': Invalid collation name 'icu.en_US-ci-foo': unknown modifier 'foo' (known: cs, ci, as, ai, ltrim, rtrim, trim, lower, upper, casefold). Expected '<provider>.<name>' such as 'icu.en_US-ci', or 'utf8'"),
         sql(
             "a struct field that is not a string in ALTER TABLE",
             "ALTER TABLE " + TABLE + " SET ('collation.address.zip' = 'icu.en_US')",
