@@ -1,0 +1,265 @@
+package io.flinkcollation.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.flinkcollation.testing.CollationBoundsAssert;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.LongStream;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.iceberg.SnapshotSummary;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.data.IcebergGenerics;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.hadoop.HadoopCatalog;
+import org.apache.iceberg.io.CloseableIterable;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The jars as a user deploys them, on a standalone session cluster of separate processes (a
+ * JobManager and two TaskManagers, see {@link StandaloneCluster}) with the -sql jar in its lib/:
+ * SQL through Flink's SQL gateway, and the examples' DataStream job jar through Flink's CLI while a
+ * TaskManager is killed with SIGKILL between commits; and the self-contained job jar on a cluster
+ * without the -sql jar.
+ */
+class StandaloneClusterIT {
+  private static final Path CLUSTER_DIR = Path.of(System.getProperty("flinkcollation.cluster.dir"));
+  private static final Path SQL_JAR = Path.of(System.getProperty("flinkcollation.sql.jar"));
+  private static final Path JOB_JAR = Path.of(System.getProperty("flinkcollation.job.jar"));
+  private static final Path BUNDLE_JAR = Path.of(System.getProperty("flinkcollation.bundle.jar"));
+  private static final Path LIB = CLUSTER_DIR.resolve("lib");
+  private static final Path HADOOP = CLUSTER_DIR.resolve("hadoop");
+
+  private static StandaloneCluster cluster;
+
+  @BeforeAll
+  static void startCluster() throws Exception {
+    assertThat(SQL_JAR).as("built by mvn package").exists();
+    Path home = Files.createTempDirectory(CLUSTER_DIR, "run-");
+    // The -sql jar sits among the distribution's jars, as in lib/.
+    cluster = new StandaloneCluster(home, StandaloneCluster.classPath(LIB, SQL_JAR, HADOOP), 1);
+    try {
+      cluster.start(2);
+    } catch (Throwable e) {
+      cluster.close();
+      throw e;
+    }
+  }
+
+  @AfterAll
+  static void stopCluster() throws Exception {
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  private static HadoopCatalog catalog(Path warehouse) {
+    return new HadoopCatalog(new Configuration(), warehouse.toUri().toString());
+  }
+
+  /** Every id of the table, checking that none is there twice. */
+  private static List<Long> ids(Table table) throws Exception {
+    table.refresh();
+    List<Long> ids = new ArrayList<>();
+    try (CloseableIterable<Record> records = IcebergGenerics.read(table).build()) {
+      for (Record record : records) {
+        ids.add(((Number) record.getField("id")).longValue());
+      }
+    }
+    return ids;
+  }
+
+  private static int commits(Table table) {
+    table.refresh();
+    int count = 0;
+    for (Object ignored : table.snapshots()) {
+      count++;
+    }
+    return count;
+  }
+
+  @Test
+  void sqlThroughTheGateway() throws Exception {
+    Path warehouse = Files.createTempDirectory(cluster.home(), "sql-warehouse-");
+    cluster.startSqlGateway();
+    SqlSession sql = new SqlSession(cluster);
+    sql.execute(
+        "CREATE CATALOG lake WITH ('type' = 'iceberg-collation', 'catalog-type' = 'hadoop',"
+            + " 'warehouse' = '"
+            + warehouse.toUri()
+            + "')");
+    sql.execute("CREATE DATABASE IF NOT EXISTS lake.db");
+    sql.execute(
+        "CREATE TABLE lake.db.users (id BIGINT, name STRING)"
+            + " WITH ('collation.name' = 'icu.en_US-ci')");
+    sql.execute("SET 'table.dml-sync' = 'true'");
+    sql.execute(
+        "INSERT INTO lake.db.users VALUES (1, 'apple'), (2, 'Banana'), (3, 'APPLE'),"
+            + " (4, 'cherry'), (5, 'Äpfel')");
+    sql.execute("SET 'execution.runtime-mode' = 'batch'");
+    List<JsonNode> rows = sql.execute("SELECT id, name FROM lake.db.users");
+    assertThat(rows).hasSize(5);
+    String ddl = sql.execute("SHOW CREATE TABLE lake.db.users").get(0).get(0).asText();
+    assertThat(ddl).contains("'collation.name' = 'icu.en_US-ci'");
+
+    Table table = catalog(warehouse).loadTable(TableIdentifier.of("db", "users"));
+    assertThat(ids(table)).containsExactlyInAnyOrder(1L, 2L, 3L, 4L, 5L);
+    List<?> files = CollationBoundsAssert.assertBoundsMatchData(table);
+    assertThat(files).isNotEmpty();
+  }
+
+  @Test
+  void dataStreamJobJarSurvivesAKilledTaskManager() throws Exception {
+    long rows = 12_000;
+    Path warehouse = Files.createTempDirectory(cluster.home(), "stream-warehouse-");
+    long started = System.nanoTime();
+    Process job =
+        cluster.flinkCli(
+            "run",
+            "-c",
+            "io.flinkcollation.examples.StreamingIngestion",
+            JOB_JAR.toString(),
+            "--warehouse",
+            warehouse.toString(),
+            "--rows",
+            Long.toString(rows),
+            "--rows-per-second",
+            "400",
+            "--checkpoint-ms",
+            "1000");
+    TableIdentifier people = TableIdentifier.of("demo", "people");
+    HadoopCatalog catalog = catalog(warehouse);
+    StandaloneCluster.await(
+        () -> catalog.tableExists(people) && commits(catalog.loadTable(people)) >= 2,
+        Duration.ofSeconds(180),
+        "two commits of the streaming job");
+    Process victim = cluster.taskManagers().get(0);
+    StandaloneCluster.kill(victim);
+    long killedAt = System.nanoTime();
+    cluster.startTaskManager();
+    Table table = catalog.loadTable(people);
+    int commitsBeforeKill = commits(table);
+    long rowsBeforeKill =
+        Long.parseLong(table.currentSnapshot().summary().get(SnapshotSummary.TOTAL_RECORDS_PROP));
+    assertThat(rowsBeforeKill).as("the kill lands before the last commit").isLessThan(rows);
+
+    assertThat(job.waitFor(300, TimeUnit.SECONDS)).as("the job's client returns").isTrue();
+    assertThat(job.exitValue())
+        .as("flink run's exit code, see %s", cluster.logDirectory())
+        .isZero();
+    List<Long> ids = ids(table);
+    Set<Long> distinct = new HashSet<>(ids);
+    assertThat(ids).as("every row once").hasSize((int) rows);
+    assertThat(distinct).isEqualTo(LongStream.range(0, rows).boxed().collect(Collectors.toSet()));
+    assertThat(commits(table)).as("commits after the kill").isGreaterThan(commitsBeforeKill);
+    CollationBoundsAssert.assertBoundsMatchData(table);
+    System.out.printf(
+        "Streaming job: %d rows, killed a TaskManager %d s in with %d rows committed (%d"
+            + " commits before), finished %d s after the kill with %d commits%n",
+        rows,
+        TimeUnit.NANOSECONDS.toSeconds(killedAt - started),
+        rowsBeforeKill,
+        commitsBeforeKill,
+        TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - killedAt),
+        commits(table));
+  }
+
+  @Test
+  void selfContainedJobJarOnAClusterWithoutTheSqlJar() throws Exception {
+    Path home = Files.createTempDirectory(CLUSTER_DIR, "bundle-run-");
+    try (StandaloneCluster plain =
+        new StandaloneCluster(home, StandaloneCluster.classPath(LIB, HADOOP), 2)) {
+      plain.start(1);
+      long rows = 2_000;
+      Path warehouse = Files.createTempDirectory(home, "warehouse-");
+      Process job =
+          plain.flinkCli(
+              "run",
+              "-c",
+              "io.flinkcollation.examples.StreamingIngestion",
+              BUNDLE_JAR.toString(),
+              "--warehouse",
+              warehouse.toString(),
+              "--rows",
+              Long.toString(rows),
+              "--rows-per-second",
+              "1000",
+              "--checkpoint-ms",
+              "1000");
+      assertThat(job.waitFor(300, TimeUnit.SECONDS)).as("the job's client returns").isTrue();
+      assertThat(job.exitValue())
+          .as("flink run's exit code, see %s", plain.logDirectory())
+          .isZero();
+      Table table = catalog(warehouse).loadTable(TableIdentifier.of("demo", "people"));
+      List<Long> ids = ids(table);
+      assertThat(ids).as("every row once").hasSize((int) rows);
+      assertThat(new HashSet<>(ids))
+          .isEqualTo(LongStream.range(0, rows).boxed().collect(Collectors.toSet()));
+      CollationBoundsAssert.assertBoundsMatchData(table);
+    }
+  }
+
+  /** One session of the SQL gateway's REST API (v1). */
+  private static final class SqlSession {
+    private final StandaloneCluster cluster;
+    private final String base;
+
+    SqlSession(StandaloneCluster cluster) throws Exception {
+      this.cluster = cluster;
+      String root = "http://127.0.0.1:" + cluster.gatewayPort() + "/v1/sessions";
+      String handle = cluster.post(root, Map.of()).get("sessionHandle").asText();
+      this.base = root + "/" + handle;
+    }
+
+    /** Runs a statement to its end; returns its rows (each the JSON array of its fields). */
+    List<JsonNode> execute(String statement) throws Exception {
+      String operation =
+          cluster
+              .post(base + "/statements", Map.of("statement", statement))
+              .get("operationHandle")
+              .asText();
+      List<JsonNode> rows = new ArrayList<>();
+      String next = base + "/operations/" + operation + "/result/0";
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
+      while (next != null) {
+        assertThat(System.nanoTime()).as("waiting for: %s", statement).isLessThan(deadline);
+        JsonNode page = cluster.get(next);
+        if (page == null) {
+          JsonNode status = cluster.get(base + "/operations/" + operation + "/status");
+          throw new AssertionError(
+              "Statement failed ("
+                  + status
+                  + "): "
+                  + statement
+                  + "; see the SQL gateway's log in "
+                  + cluster.logDirectory());
+        }
+        String type = page.path("resultType").asText();
+        if ("NOT_READY".equals(type)) {
+          Thread.sleep(200);
+          continue;
+        }
+        for (JsonNode row : page.path("results").path("data")) {
+          rows.add(row.path("fields"));
+        }
+        next =
+            "EOS".equals(type) || page.path("nextResultUri").isMissingNode()
+                ? null
+                : "http://127.0.0.1:" + cluster.gatewayPort() + page.get("nextResultUri").asText();
+      }
+      return rows;
+    }
+  }
+}
