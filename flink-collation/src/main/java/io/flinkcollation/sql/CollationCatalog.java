@@ -197,21 +197,23 @@ public class CollationCatalog extends FlinkCatalog {
     }
   }
 
-  private void declareCreated(ObjectPath tablePath, Map<String, CollationOptions.Declared> declared)
-      throws TableAlreadyExistException {
+  private void declareCreated(
+      ObjectPath tablePath, Map<String, CollationOptions.Declared> declared) {
     Table created;
     try {
       created = loadTable(tablePath);
     } catch (TableNotExistException e) {
       throw new CatalogException("Table " + tablePath + " vanished right after its creation", e);
     }
+    // Only the empty table this call created is declared on, and dropped again on failure; one that
+    // another client wrote to meanwhile is theirs too, and is left alone.
+    Preconditions.checkState(
+        created.currentSnapshot() == null,
+        "Cannot declare the collations of %s: another client wrote to it right after this DDL"
+            + " created it; declare them with ALTER TABLE ... SET ('%s<column>' = ...)",
+        tablePath,
+        CollationOptions.PREFIX);
     try {
-      // The table this call created, at its creating commit: nothing else to preserve or undo.
-      Preconditions.checkState(
-          created.currentSnapshot() == null,
-          "Cannot declare the collations of %s: it has data already, so another client replaced"
-              + " it after this DDL created it",
-          tablePath);
       declared.values().forEach(option -> option.check(created));
       UpdateCollations update = UpdateCollations.of(created);
       declared

@@ -353,6 +353,25 @@ class CollationCatalogDdlTest {
   }
 
   @Test
+  void createTableIfNotExistsLeavesAnExistingTableAlone() {
+    sql.executeSql(
+        "CREATE TABLE lake.db.users (id BIGINT, name STRING) WITH ('collation.name' ="
+            + " 'icu.en_US-ci')");
+    TableMetadata before = metadata("users");
+
+    sql.executeSql(
+        "CREATE TABLE IF NOT EXISTS lake.db.users (id BIGINT, name STRING) WITH"
+            + " ('collation.name' = 'icu.de_DE')");
+
+    assertThat(metadata("users").metadataFileLocation()).isEqualTo(before.metadataFileLocation());
+    assertFails(
+        "CREATE TABLE lake.db.users (id BIGINT, name STRING) WITH ('collation.name' ="
+            + " 'icu.de_DE')",
+        "already exists");
+    assertThat(collationsByPath(load("users"))).containsExactlyEntriesOf(Map.of("name", EN_CI));
+  }
+
+  @Test
   void metadataTablesAreIcebergsOwn() throws Exception {
     sql.executeSql(
         "CREATE TABLE lake.db.users (id BIGINT, name STRING) WITH ('collation.name' ="
