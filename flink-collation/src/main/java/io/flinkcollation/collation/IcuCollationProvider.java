@@ -29,6 +29,20 @@ public final class IcuCollationProvider implements CollationProvider {
   static final String NAME = "icu";
 
   private static final Set<String> LOCALES = knownLocales();
+
+  /** The trimming modifiers by name; other providers spell {@link SpaceTrimming} their own way. */
+  private static final Map<String, SpaceTrimming> TRIMMINGS =
+      Map.of(
+          "ltrim",
+          SpaceTrimming.LEADING,
+          "rtrim",
+          SpaceTrimming.TRAILING,
+          "trim",
+          SpaceTrimming.BOTH);
+
+  private static final String KNOWN_MODIFIERS =
+      "cs, ci, as, ai, ltrim, rtrim, trim, lower, upper, casefold";
+
   private final ConcurrentMap<String, IcuCollation> resolved = new ConcurrentHashMap<>();
 
   @Override
@@ -45,27 +59,6 @@ public final class IcuCollationProvider implements CollationProvider {
   public Collation resolve(String canonicalName) {
     return resolved.computeIfAbsent(canonicalName, name -> new IcuCollation(parse(name)));
   }
-
-  private static final Map<String, SpaceTrimming> TRIMMINGS =
-      Map.of(
-          "ltrim",
-          SpaceTrimming.LEADING,
-          "rtrim",
-          SpaceTrimming.TRAILING,
-          "trim",
-          SpaceTrimming.BOTH);
-
-  private static String trimModifier(SpaceTrimming trimming) {
-    for (Map.Entry<String, SpaceTrimming> entry : TRIMMINGS.entrySet()) {
-      if (entry.getValue() == trimming) {
-        return entry.getKey();
-      }
-    }
-    throw new IllegalArgumentException("No modifier trims " + trimming);
-  }
-
-  private static final String KNOWN_MODIFIERS =
-      "cs, ci, as, ai, ltrim, rtrim, trim, lower, upper, casefold";
 
   /** Parsed form of an {@code icu} name. */
   static final class Spec {
@@ -86,6 +79,15 @@ public final class IcuCollationProvider implements CollationProvider {
       this.accentInsensitive = accentInsensitive;
       this.trimming = trimming;
       this.caseMapping = caseMapping;
+    }
+
+    private static String trimModifier(SpaceTrimming trimming) {
+      for (Map.Entry<String, SpaceTrimming> entry : TRIMMINGS.entrySet()) {
+        if (entry.getValue() == trimming) {
+          return entry.getKey();
+        }
+      }
+      throw new IllegalArgumentException("No modifier trims " + trimming);
     }
 
     String canonicalName() {
