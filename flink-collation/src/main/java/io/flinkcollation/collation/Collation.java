@@ -1,5 +1,6 @@
 package io.flinkcollation.collation;
 
+import io.flinkcollation.api.PublicApi;
 import java.util.Comparator;
 import java.util.Optional;
 
@@ -9,6 +10,7 @@ import java.util.Optional;
  * <p>Instances are immutable and may be shared across threads; the comparators they hand out may
  * not.
  */
+@PublicApi
 public interface Collation {
 
   /** The canonical, provider-qualified name, for example {@code icu.en_US-ci}. */

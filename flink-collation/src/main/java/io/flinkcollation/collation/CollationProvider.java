@@ -1,5 +1,7 @@
 package io.flinkcollation.collation;
 
+import io.flinkcollation.api.PublicApi;
+
 /**
  * Defines the collations of one provider, the part before the first dot of a collation name ({@code
  * icu} in {@code icu.en_US-ci}).
@@ -8,6 +10,7 @@ package io.flinkcollation.collation;
  * in {@code META-INF/services/io.flinkcollation.collation.CollationProvider}. Implementations need
  * a public no-argument constructor and must be thread-safe.
  */
+@PublicApi
 public interface CollationProvider {
 
   /** The provider name: lower case letters and digits, for example {@code icu}. */

@@ -1,5 +1,6 @@
 package io.flinkcollation.collation;
 
+import io.flinkcollation.api.PublicApi;
 import java.util.Collections;
 import java.util.Iterator;
 import java.util.Map;
@@ -15,6 +16,7 @@ import org.slf4j.LoggerFactory;
  * through {@link ServiceLoader} and lets it canonicalise and resolve the rest
  * (docs/spec-notes.md#rules-followed).
  */
+@PublicApi
 public final class Collations {
 
   /** The reserved name for UTF-8 byte order; the same as no collation at all. */

@@ -1,9 +1,12 @@
 package io.flinkcollation.collation;
 
+import io.flinkcollation.api.PublicApi;
+
 /**
  * Whether trailing spaces take part in comparison (SQL's pad characteristic; the spec's open review
  * question, docs/spec-notes.md#pad).
  */
+@PublicApi
 public enum PadAttribute {
   /** Trailing spaces count: {@code 'a '} sorts after {@code 'a'}. ICU's default. */
   NO_PAD,

@@ -38,6 +38,9 @@ import java.util.List;
  * <p>Anything else ends a walk undecided; the caller then compares with the collator. Built ranks
  * are also checked against the collator: every neighbouring pair of ranks must stay ordered when
  * the lower one is followed by the highest-ranked character. Immutable and thread-safe.
+ *
+ * <p>Not part of the supported API ({@link io.flinkcollation.api.PublicApi}): public for other
+ * packages of this project only.
  */
 public final class PrimaryRanks {
 

@@ -6,6 +6,9 @@ package io.flinkcollation.collation;
  * format and unpaired surrogate characters escaped ({@code \n}, {@code \u0000}), and cut after
  * {@value #MAX_SHOWN} characters with the full length appended. A message then stays one readable
  * line whatever the value holds, and a 10,000-character value cannot flood it.
+ *
+ * <p>Not part of the supported API ({@link io.flinkcollation.api.PublicApi}): public for other
+ * packages of this project only.
  */
 public final class Quoted {
 

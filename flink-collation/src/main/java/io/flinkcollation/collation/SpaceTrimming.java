@@ -1,5 +1,7 @@
 package io.flinkcollation.collation;
 
+import io.flinkcollation.api.PublicApi;
+
 /**
  * Which spaces a collation removes from a value before comparing it: the {@code ltrim}, {@code
  * rtrim} and {@code trim} modifiers of {@code icu} names, and Spark's {@code _RTRIM} collations.
@@ -7,6 +9,7 @@ package io.flinkcollation.collation;
  * <p>Only U+0020 is removed. SQL's PAD SPACE pads with that character; tabs, no-break spaces and
  * other white space are data.
  */
+@PublicApi
 public enum SpaceTrimming {
   /** Every space counts. */
   NONE,

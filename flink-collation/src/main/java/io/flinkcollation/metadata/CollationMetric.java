@@ -1,5 +1,6 @@
 package io.flinkcollation.metadata;
 
+import io.flinkcollation.api.PublicApi;
 import io.flinkcollation.collation.Collations;
 import java.io.Serializable;
 import java.util.Objects;
@@ -10,6 +11,7 @@ import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
  * hold the bounds, the collation they are produced for, and the provider version they were selected
  * under.
  */
+@PublicApi
 public final class CollationMetric implements Serializable {
   private static final long serialVersionUID = 1L;
 

@@ -1,5 +1,6 @@
 package io.flinkcollation.metadata;
 
+import io.flinkcollation.api.PublicApi;
 import io.flinkcollation.collation.Collations;
 import java.io.Serializable;
 import java.util.ArrayList;
@@ -15,6 +16,7 @@ import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
  * The collation annotation of one string field (top level or nested, keyed by its own field id) and
  * the collation metric fields it declares.
  */
+@PublicApi
 public final class FieldCollation implements Serializable {
   private static final long serialVersionUID = 1L;
 

@@ -5,6 +5,7 @@ import static io.flinkcollation.metadata.TableCollationsJson.COLLATION_METRICS;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.flinkcollation.api.PublicApi;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.iceberg.Schema;
@@ -45,6 +46,7 @@ import org.apache.iceberg.types.Types;
  * SchemaParser#fromJson(String)} ignores the attributes, so the JSON stays a valid schema for
  * collation-unaware readers and gives the schema itself.
  */
+@PublicApi
 public final class SchemaCollationsJson {
   static final String ELEMENT = "element-";
   static final String KEY = "key-";

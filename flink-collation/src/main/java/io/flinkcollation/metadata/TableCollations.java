@@ -1,5 +1,6 @@
 package io.flinkcollation.metadata;
 
+import io.flinkcollation.api.PublicApi;
 import io.flinkcollation.collation.Collations;
 import java.io.Serializable;
 import java.util.ArrayList;
@@ -22,6 +23,7 @@ import org.apache.iceberg.types.Types;
  * {@value #PROPERTY} (docs/design.md#declarations); {@link SchemaCollationsJson} renders the spec's
  * in-schema form of the same model. Instances are immutable.
  */
+@PublicApi
 public final class TableCollations implements Serializable {
   private static final long serialVersionUID = 1L;
 

@@ -1,5 +1,6 @@
 package io.flinkcollation.metadata;
 
+import io.flinkcollation.api.PublicApi;
 import io.flinkcollation.collation.Collations;
 import io.flinkcollation.collation.Quoted;
 import java.util.ArrayList;
@@ -38,6 +39,7 @@ import org.apache.iceberg.util.Tasks;
  * the same commit (docs/design.md#metric-ids). Changes are re-applied to fresh metadata when a
  * concurrent commit wins, as Iceberg retries its own commits.
  */
+@PublicApi
 public final class UpdateCollations {
 
   private interface Change {

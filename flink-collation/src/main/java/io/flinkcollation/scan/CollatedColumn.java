@@ -1,5 +1,6 @@
 package io.flinkcollation.scan;
 
+import io.flinkcollation.api.PublicApi;
 import io.flinkcollation.collation.Collation;
 import io.flinkcollation.collation.Collations;
 import io.flinkcollation.collation.Quoted;
@@ -23,6 +24,7 @@ import org.apache.iceberg.types.Types;
  *
  * <p>Instances are immutable; the resolved {@link Collation} is shared, comparators are not.
  */
+@PublicApi
 public final class CollatedColumn {
 
   private final String path;

@@ -1,5 +1,6 @@
 package io.flinkcollation.scan;
 
+import io.flinkcollation.api.PublicApi;
 import io.flinkcollation.metadata.TableCollations;
 import io.flinkcollation.stats.CollationBounds;
 import io.flinkcollation.stats.CollationStats;
@@ -23,6 +24,7 @@ import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
  * The collation facts of one data file: its record count and, for every metric the table declares,
  * the file's collation bounds or their absence. For inspection; pruning uses {@link CollationScan}.
  */
+@PublicApi
 public final class CollationFileReport {
 
   private final String location;

@@ -1,5 +1,6 @@
 package io.flinkcollation.scan;
 
+import io.flinkcollation.api.PublicApi;
 import io.flinkcollation.collation.Collations;
 import io.flinkcollation.stats.CollationBounds;
 import java.io.Serializable;
@@ -25,6 +26,7 @@ import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
  *
  * Null never matches; the literals are never null. Instances are immutable.
  */
+@PublicApi
 public final class CollationPredicate implements Serializable {
   private static final long serialVersionUID = 1L;
 

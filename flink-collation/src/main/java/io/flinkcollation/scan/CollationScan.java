@@ -1,5 +1,6 @@
 package io.flinkcollation.scan;
 
+import io.flinkcollation.api.PublicApi;
 import io.flinkcollation.metadata.CollationMetric;
 import io.flinkcollation.metadata.TableCollations;
 import io.flinkcollation.scan.FileDecision.Reason;
@@ -37,6 +38,7 @@ import org.slf4j.LoggerFactory;
  * consulted: collation-equal values can differ in bytes and land in any partition. Anything missing
  * means the file is scanned. The table's collations are read when the scan is created.
  */
+@PublicApi
 public final class CollationScan {
   private static final Logger LOG = LoggerFactory.getLogger(CollationScan.class);
 

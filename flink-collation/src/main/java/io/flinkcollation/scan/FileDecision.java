@@ -1,11 +1,13 @@
 package io.flinkcollation.scan;
 
+import io.flinkcollation.api.PublicApi;
 import io.flinkcollation.stats.CollationBounds;
 import java.util.Optional;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileScanTask;
 
 /** Whether one data file is scanned or pruned for a collation predicate, and why. */
+@PublicApi
 public final class FileDecision {
 
   /** Why a file is scanned or pruned. Only {@link #OUTSIDE_BOUNDS} prunes. */

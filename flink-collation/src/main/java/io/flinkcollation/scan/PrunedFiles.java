@@ -1,5 +1,6 @@
 package io.flinkcollation.scan;
 
+import io.flinkcollation.api.PublicApi;
 import io.flinkcollation.metadata.CollationMetric;
 import java.util.Collections;
 import java.util.List;
@@ -11,6 +12,7 @@ import org.apache.iceberg.FileScanTask;
  * The result of {@link CollationScan#planFiles}: the tasks to scan, and a decision with its reason
  * for every planned file, in planning order.
  */
+@PublicApi
 public final class PrunedFiles {
 
   private final CollationPredicate predicate;

@@ -106,7 +106,16 @@ final class CollationAppenderFactory implements FileAppenderFactory<RowData> {
       tracker.add(row);
     }
 
-    /** Iceberg's metrics of the closed file plus its collation bounds. */
+    /**
+     * Iceberg's metrics of the closed file plus its collation bounds; while open, whatever
+     * Iceberg's appender answers (Parquet's refuses).
+     *
+     * <p>The file-closed callback contract: the first call after {@link #close()} computes the
+     * file's metrics once and, for a file with rows, tells the writer that the file closed (its
+     * {@code onFileClosed}); later calls return the same metrics and tell nothing. {@code close()}
+     * itself tells nothing, because Iceberg's {@code DataWriter.close()} closes the appender and
+     * then asks for its metrics exactly once, and that is when the bounds are final.
+     */
     @Override
     public Metrics metrics() {
       if (!closed) {

@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.api.common.typeinfo.BasicTypeInfo;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -49,6 +50,7 @@ import org.apache.iceberg.types.Types;
  * bounded input commits at its end). The table must declare collations ({@code UpdateCollations});
  * the input rows must have the table's columns in the table's order.
  */
+@PublicEvolving
 public final class CollationIcebergSink {
 
   private CollationIcebergSink() {}

@@ -3,6 +3,7 @@ package io.flinkcollation.sink;
 import java.util.Collections;
 import java.util.Set;
 import java.util.TreeSet;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
 import org.apache.iceberg.flink.FlinkWriteOptions;
@@ -13,6 +14,7 @@ import org.apache.iceberg.flink.FlinkWriteOptions;
  * Iceberg Flink write options it honours ({@link #HONOURED}). Every other key is refused, so that
  * no option is silently ignored (a {@code branch} that would be ignored would commit to main).
  */
+@PublicEvolving
 public final class CollationSinkOptions {
 
   /** Prefix of this sink's own keys; they are not passed to Iceberg. */

@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Objects;
 import java.util.TreeMap;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.util.Preconditions;
 
 /**
@@ -14,6 +15,7 @@ import org.apache.flink.util.Preconditions;
  * committed, the files staged at that checkpoint. Immutable; serialized by {@link
  * CommitterStateSerializer}.
  */
+@Internal
 public final class CommitterState {
 
   private final String jobId;

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.core.memory.DataInputView;
@@ -15,6 +16,7 @@ import org.apache.flink.core.memory.DataOutputView;
  * staged {@link WrittenFiles} in {@link WrittenFilesSerializer}'s form. Readers accept versions up
  * to {@link #FORMAT_VERSION} and fail clearly on newer ones.
  */
+@Internal
 public final class CommitterStateSerializer extends StatelessSerializer<CommitterState> {
   private static final long serialVersionUID = 1L;
 

@@ -3,6 +3,7 @@ package io.flinkcollation.sink;
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.util.Preconditions;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.PartitionSpec;
@@ -12,6 +13,7 @@ import org.apache.iceberg.PartitionSpec;
  * files it closed (each with its collation bounds) and the partition spec they were written with.
  * Immutable; serialized by {@link WrittenFilesSerializer}, never by Kryo.
  */
+@Internal
 public final class WrittenFiles {
 
   private final PartitionSpec spec;

@@ -3,6 +3,7 @@ package io.flinkcollation.sink;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.core.memory.DataInputView;
@@ -27,6 +28,7 @@ import org.apache.iceberg.util.JsonUtil;
  * checkpoint id, which the committer never read (it stages files by the checkpoint it snapshots
  * them in); version 2 drops it, and reading version 1 skips it.
  */
+@Internal
 public final class WrittenFilesSerializer extends StatelessSerializer<WrittenFiles> {
   private static final long serialVersionUID = 1L;
 

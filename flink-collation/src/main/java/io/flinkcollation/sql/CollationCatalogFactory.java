@@ -2,6 +2,7 @@ package io.flinkcollation.sql;
 
 import java.util.Collections;
 import java.util.Set;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.table.catalog.Catalog;
 import org.apache.flink.table.factories.CatalogFactory;
@@ -16,6 +17,7 @@ import org.apache.iceberg.flink.FlinkCatalogFactory;
  * hadoop-conf-dir}, and any Iceberg catalog property), and Iceberg's factory interprets them: like
  * Iceberg's, this factory declares no options of its own and leaves their checking to Iceberg.
  */
+@PublicEvolving
 public class CollationCatalogFactory implements CatalogFactory {
 
   /** The {@code 'type'} of the catalog. */

@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.table.api.ValidationException;
@@ -35,6 +36,7 @@ import org.apache.iceberg.flink.FlinkWriteOptions;
  * option: the SQL layer hides it and rejects it in DDL, so collations change only through these
  * options (and thus always with their metric fields, docs/design.md#metric-ids).
  */
+@PublicEvolving
 public final class CollationOptions {
 
   /** Prefix of every collation option, column or sink. */

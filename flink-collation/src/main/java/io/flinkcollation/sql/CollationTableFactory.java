@@ -9,6 +9,7 @@ import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
 import org.apache.flink.table.api.ValidationException;
@@ -44,6 +45,7 @@ import org.apache.iceberg.types.Types;
  * existing table keeps its collations, and a {@code collation.<path>} option that disagrees with
  * them is an error rather than a silent change of someone else's table.
  */
+@PublicEvolving
 public class CollationTableFactory implements DynamicTableSinkFactory, DynamicTableSourceFactory {
 
   /** The {@code 'connector'} of the table. */

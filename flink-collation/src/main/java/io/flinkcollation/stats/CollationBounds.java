@@ -1,5 +1,6 @@
 package io.flinkcollation.stats;
 
+import io.flinkcollation.api.PublicApi;
 import java.io.Serializable;
 import java.util.Objects;
 import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
@@ -8,6 +9,7 @@ import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
  * A data file's exact minimum and maximum of one collation metric, as original values (not sort
  * keys: docs/spec-notes.md#rules-followed).
  */
+@PublicApi
 public final class CollationBounds implements Serializable {
   private static final long serialVersionUID = 1L;
 

@@ -41,6 +41,9 @@ import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
  * decoded and compared with the collator, against the bounds the ranks left open. Nothing is
  * allocated per value on the ranked paths, and the common one touches no memory but this object and
  * the value. Memory does not grow with the number of values.
+ *
+ * <p>Not part of the supported API ({@link io.flinkcollation.api.PublicApi}): public for other
+ * packages of this project only.
  */
 public final class CollationBoundsTracker {
 

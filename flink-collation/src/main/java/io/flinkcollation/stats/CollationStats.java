@@ -1,5 +1,6 @@
 package io.flinkcollation.stats;
 
+import io.flinkcollation.api.PublicApi;
 import java.nio.ByteBuffer;
 import java.util.Collection;
 import java.util.HashMap;
@@ -19,6 +20,7 @@ import org.apache.iceberg.types.Types;
  * {@code lower_bounds}/{@code upper_bounds} entries of the metric id, encoded as Iceberg strings
  * (docs/design.md#bounds). Bounds are tight by construction, so presence of both means usable.
  */
+@PublicApi
 public final class CollationStats {
 
   private CollationStats() {}

@@ -11,6 +11,9 @@ import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
  * per metric, fed by the engine's adapter with each value written to the file; when the file closes
  * {@link #bounds()} holds what the file carries. A new file gets a new tracker, so bounds are per
  * file by construction.
+ *
+ * <p>Not part of the supported API ({@link io.flinkcollation.api.PublicApi}): public for other
+ * packages of this project only.
  */
 public final class FileBoundsTracker {
 

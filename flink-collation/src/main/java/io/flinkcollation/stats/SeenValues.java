@@ -1,6 +1,7 @@
 package io.flinkcollation.stats;
 
 import java.util.Arrays;
+import org.apache.iceberg.relocated.com.google.common.annotations.VisibleForTesting;
 
 /**
  * A bounded set of UTF-8 values, by their bytes: the values a tracker has already accounted for in
@@ -73,6 +74,7 @@ final class SeenValues {
   }
 
   /** How many values the set holds. */
+  @VisibleForTesting
   int size() {
     return size;
   }

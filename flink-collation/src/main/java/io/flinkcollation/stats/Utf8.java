@@ -18,10 +18,6 @@ final class Utf8 {
 
   private Utf8() {}
 
-  static boolean isValid(byte[] bytes, int length) {
-    return isValid(bytes, 0, length);
-  }
-
   /**
    * Whether {@code bytes[offset..offset + length)} is valid UTF-8.
    *

@@ -20,6 +20,7 @@ import org.apache.iceberg.Metrics;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.io.FileAppender;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -35,32 +36,11 @@ class CollationAppenderFactoryTest {
       names = {"PARQUET", "AVRO", "ORC"})
   @SuppressWarnings("deprecation")
   void icebergStatsStayAsIcebergWritesThemPlusTheBounds(FileFormat format) throws Exception {
-    Table table =
-        new TestWarehouse(warehouseDir)
-            .create("t", CollatedRows.SCHEMA, PartitionSpec.unpartitioned(), Map.of());
-    CollatedRows.declare(table);
+    Table table = collatedTable();
     TableCollations collations = TableCollations.fromTable(table);
-    RowBoundsTracker.Factory trackers = new RowBoundsTracker.Factory(1024);
-    for (CollationMetric metric : collations.metrics().values()) {
-      int fieldId = collations.fieldOfMetric(metric.id()).orElseThrow().fieldId();
-      trackers.track(
-          metric.id(),
-          StringPositionAccessor.of(table.schema().asStruct(), CollatedRows.ROW_TYPE, fieldId)
-              .orElseThrow(),
-          Collations.resolve(metric.collation()).newComparator(),
-          PrimaryRanks.NONE);
-    }
     List<FileBoundsTracker> closed = new ArrayList<>();
     Map<String, String> properties = new HashMap<>(table.properties());
-    CollationAppenderFactory ours =
-        new CollationAppenderFactory(
-            table,
-            table.schema(),
-            CollatedRows.ROW_TYPE,
-            table.spec(),
-            properties,
-            trackers,
-            closed::add);
+    CollationAppenderFactory ours = factory(table, closed);
     org.apache.iceberg.flink.sink.FlinkAppenderFactory stock =
         new org.apache.iceberg.flink.sink.FlinkAppenderFactory(
             table, table.schema(), CollatedRows.ROW_TYPE, properties, table.spec(), null, null);
@@ -83,6 +63,65 @@ class CollationAppenderFactoryTest {
     assertThat(withBounds.upperBounds().keySet()).containsAll(metricIds);
     assertThat(closed).as("told once per closed file").hasSize(1);
     assertThat(closed.get(0).bounds()).hasSize(metricIds.size());
+  }
+
+  /**
+   * The file-closed callback contract of the wrapped appender: the writer learns of a closed file
+   * on the first {@code metrics()} call after {@code close()} (Iceberg's {@code DataWriter.close()}
+   * makes it), once per non-empty file; never on {@code close()} itself, never twice, never for a
+   * file without rows.
+   */
+  @Test
+  void theFileClosedCallbackFiresOnceOnTheFirstMetricsAfterClose() throws Exception {
+    Table table = collatedTable();
+    List<FileBoundsTracker> closed = new ArrayList<>();
+    CollationAppenderFactory factory = factory(table, closed);
+    FileAppender<RowData> appender =
+        factory.newAppender(output(table, "f", FileFormat.PARQUET), FileFormat.PARQUET);
+    CollatedRows.rows(0, 20, 3).forEach(appender::add);
+    appender.close();
+    assertThat(closed).as("not told on close()").isEmpty();
+    Metrics first = appender.metrics();
+    assertThat(closed).as("told on the first metrics() after close()").hasSize(1);
+    assertThat(appender.metrics()).as("the same metrics again").isSameAs(first);
+    assertThat(closed).as("told once").hasSize(1);
+
+    FileAppender<RowData> empty =
+        factory.newAppender(output(table, "empty", FileFormat.PARQUET), FileFormat.PARQUET);
+    empty.close();
+    empty.metrics();
+    assertThat(closed).as("never told of a file without rows").hasSize(1);
+  }
+
+  private Table collatedTable() {
+    Table table =
+        new TestWarehouse(warehouseDir)
+            .create("t", CollatedRows.SCHEMA, PartitionSpec.unpartitioned(), Map.of());
+    CollatedRows.declare(table);
+    return table;
+  }
+
+  /** Our factory, tracking every declared metric, telling {@code closed} of each closed file. */
+  private static CollationAppenderFactory factory(Table table, List<FileBoundsTracker> closed) {
+    TableCollations collations = TableCollations.fromTable(table);
+    RowBoundsTracker.Factory trackers = new RowBoundsTracker.Factory(1024);
+    for (CollationMetric metric : collations.metrics().values()) {
+      int fieldId = collations.fieldOfMetric(metric.id()).orElseThrow().fieldId();
+      trackers.track(
+          metric.id(),
+          StringPositionAccessor.of(table.schema().asStruct(), CollatedRows.ROW_TYPE, fieldId)
+              .orElseThrow(),
+          Collations.resolve(metric.collation()).newComparator(),
+          PrimaryRanks.NONE);
+    }
+    return new CollationAppenderFactory(
+        table,
+        table.schema(),
+        CollatedRows.ROW_TYPE,
+        table.spec(),
+        new HashMap<>(table.properties()),
+        trackers,
+        closed::add);
   }
 
   private static org.apache.iceberg.io.OutputFile output(
