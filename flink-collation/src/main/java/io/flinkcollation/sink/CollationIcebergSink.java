@@ -133,6 +133,15 @@ public final class CollationIcebergSink {
     }
 
     /**
+     * {@code collation.declare-running-versions}: before the job writes, declare the running
+     * provider's version of each collated column as a new metric where the table declares only
+     * other versions (an ICU upgrade), so that new files get bounds.
+     */
+    public Builder declareRunningVersions(boolean declare) {
+      return set(CollationSinkOptions.DECLARE_RUNNING_VERSIONS.key(), Boolean.toString(declare));
+    }
+
+    /**
      * Prefix of the operators' uids ({@code <prefix>-writer}, {@code -committer}, {@code -sink}).
      */
     public Builder uidPrefix(String newUidPrefix) {
@@ -165,6 +174,9 @@ public final class CollationIcebergSink {
                   .put(key, value));
       int maxBoundLength = maxBoundLength(ownOptions);
       checkHonoured(name, icebergOptions);
+      if (declareRunningVersions(ownOptions)) {
+        RunningVersions.declare(target);
+      }
       FlinkWriteConf conf = new FlinkWriteConf(target, icebergOptions, new Configuration());
       Preconditions.checkArgument(
           !conf.upsertMode(),
@@ -350,13 +362,25 @@ public final class CollationIcebergSink {
       }
     }
 
+    private static boolean declareRunningVersions(Map<String, String> ownOptions) {
+      String value = ownOptions.get(CollationSinkOptions.DECLARE_RUNNING_VERSIONS.key());
+      Preconditions.checkArgument(
+          value == null || value.equalsIgnoreCase("true") || value.equalsIgnoreCase("false"),
+          "Invalid '%s': %s; expected true or false",
+          CollationSinkOptions.DECLARE_RUNNING_VERSIONS.key(),
+          value);
+      return Boolean.parseBoolean(value);
+    }
+
     private static int maxBoundLength(Map<String, String> ownOptions) {
       for (String key : ownOptions.keySet()) {
         Preconditions.checkArgument(
-            key.equals(CollationSinkOptions.MAX_BOUND_LENGTH.key()),
-            "Unknown collation sink option %s; known: [%s]",
+            key.equals(CollationSinkOptions.MAX_BOUND_LENGTH.key())
+                || key.equals(CollationSinkOptions.DECLARE_RUNNING_VERSIONS.key()),
+            "Unknown collation sink option %s; known: [%s, %s]",
             Quoted.of(key),
-            CollationSinkOptions.MAX_BOUND_LENGTH.key());
+            CollationSinkOptions.MAX_BOUND_LENGTH.key(),
+            CollationSinkOptions.DECLARE_RUNNING_VERSIONS.key());
       }
       int length;
       try {

@@ -30,6 +30,17 @@ public final class CollationSinkOptions {
                   + " that metric: collation bounds are never truncated, because a collation has"
                   + " no defined successor to round an upper bound up to.");
 
+  public static final ConfigOption<Boolean> DECLARE_RUNNING_VERSIONS =
+      ConfigOptions.key("collation.declare-running-versions")
+          .booleanType()
+          .defaultValue(false)
+          .withDescription(
+              "Before the job writes, declare the (collation, version) the running provider"
+                  + " resolves as a new collation metric of every collated column that declares"
+                  + " metrics but none at that version, in one commit. Without it, a job running"
+                  + " another ICU version than the table declares writes no bounds for those"
+                  + " columns.");
+
   /**
    * Iceberg's Flink write options that the collation sink honours: the file format and size, the
    * compression, overwrite, the writer parallelism, and {@code upsert-enabled} / {@code branch} at

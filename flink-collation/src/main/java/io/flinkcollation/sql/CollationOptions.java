@@ -6,7 +6,6 @@ import io.flinkcollation.metadata.FieldCollation;
 import io.flinkcollation.metadata.TableCollations;
 import io.flinkcollation.metadata.UpdateCollations;
 import io.flinkcollation.sink.CollationSinkOptions;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -44,7 +43,9 @@ public final class CollationOptions {
 
   /** The writer's options that share {@link #PREFIX}: never read as column paths. */
   private static final Set<String> SINK_KEYS =
-      Collections.singleton(CollationSinkOptions.MAX_BOUND_LENGTH.key());
+      Set.of(
+          CollationSinkOptions.MAX_BOUND_LENGTH.key(),
+          CollationSinkOptions.DECLARE_RUNNING_VERSIONS.key());
 
   private static final char QUOTE = '`';
 
@@ -146,6 +147,7 @@ public final class CollationOptions {
           options.get(CollationSinkOptions.MAX_BOUND_LENGTH.key()),
           "it must be a positive number of characters");
     }
+    typed(options, CollationSinkOptions.DECLARE_RUNNING_VERSIONS);
     if (!collated) {
       return;
     }

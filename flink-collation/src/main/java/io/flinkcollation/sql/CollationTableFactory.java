@@ -111,6 +111,7 @@ public class CollationTableFactory implements DynamicTableSinkFactory, DynamicTa
     options.add(CATALOG_DATABASE);
     options.add(CATALOG_TABLE);
     options.add(CollationSinkOptions.MAX_BOUND_LENGTH);
+    options.add(CollationSinkOptions.DECLARE_RUNNING_VERSIONS);
     options.addAll(
         Arrays.asList(
             FlinkWriteOptions.WRITE_FORMAT,
