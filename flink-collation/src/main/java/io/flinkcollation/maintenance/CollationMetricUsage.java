@@ -9,6 +9,7 @@ import java.nio.ByteBuffer;
 import java.util.Collections;
 import java.util.Map;
 import java.util.TreeMap;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Table;
@@ -19,6 +20,7 @@ import org.apache.iceberg.io.CloseableIterable;
  * metric no live file uses (the last step of an ICU upgrade, once every file has been rewritten
  * under the new version). Reads manifests only.
  */
+@PublicEvolving
 public final class CollationMetricUsage {
 
   private final String table;

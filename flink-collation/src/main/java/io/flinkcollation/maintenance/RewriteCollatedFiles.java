@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.OptionalLong;
 import java.util.function.IntPredicate;
 import java.util.function.Predicate;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.util.Preconditions;
 import org.apache.iceberg.DataFile;
@@ -54,6 +55,7 @@ import org.slf4j.LoggerFactory;
  * Bounds of a metric that only another version of a collation produces cannot be recomputed here,
  * so new files lack them (docs/maintenance.md).
  */
+@PublicEvolving
 public final class RewriteCollatedFiles {
   private static final Logger LOG = LoggerFactory.getLogger(RewriteCollatedFiles.class);
 

@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Snapshot;
@@ -23,6 +24,7 @@ import org.apache.iceberg.util.StructLikeMap;
  * written again together, as planned on one snapshot. Made by {@link RewriteCollatedFiles#plan()};
  * immutable. Planning reads manifests only, never data files, and uses Iceberg's API only.
  */
+@PublicEvolving
 public final class RewritePlan {
 
   /** The data files of one partition that are rewritten together. */

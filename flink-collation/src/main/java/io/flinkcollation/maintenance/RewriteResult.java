@@ -2,9 +2,11 @@ package io.flinkcollation.maintenance;
 
 import java.util.List;
 import java.util.OptionalLong;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.iceberg.DataFile;
 
 /** What a rewrite committed. Immutable. */
+@PublicEvolving
 public final class RewriteResult {
   private final OptionalLong snapshotId;
   private final int groups;

@@ -17,6 +17,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.IntPredicate;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
@@ -47,6 +48,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Made once per writing task; not thread-safe (it holds that task's collators).
  */
+@Internal
 public final class CollationTaskWriterFactory {
   private static final Logger LOG = LoggerFactory.getLogger(CollationTaskWriterFactory.class);
 
