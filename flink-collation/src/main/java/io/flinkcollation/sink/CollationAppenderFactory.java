@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.function.Consumer;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.util.Preconditions;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.Metrics;
 import org.apache.iceberg.PartitionSpec;
@@ -21,55 +22,77 @@ import org.apache.iceberg.flink.sink.FlinkAppenderFactory;
 import org.apache.iceberg.io.DataWriter;
 import org.apache.iceberg.io.FileAppender;
 import org.apache.iceberg.io.FileAppenderFactory;
+import org.apache.iceberg.io.FileWriterFactory;
 import org.apache.iceberg.io.OutputFile;
 
 /**
  * The one place that hooks into Iceberg's file writing (docs/design.md#appender-hook): Iceberg's
- * own Flink appenders write every file, and each appender is wrapped so that every row also reaches
- * the collation bounds tracker of that file, and the file's metrics are Iceberg's plus the bounds.
+ * own Flink appenders write every file, and each data file's appender is wrapped so that every row
+ * also reaches the collation bounds tracker of that file, and the file's metrics are Iceberg's plus
+ * the bounds. Delete files are Iceberg's unchanged: equality deletes stay binary, so they carry no
+ * collation bounds (docs/design.md#changelogs).
  *
  * <p>Iceberg 1.11 offers no per-file hook on its non-deprecated {@code FlinkFileWriterFactory} (its
- * data writers build their appenders privately), so this wraps the deprecated {@link
- * FlinkAppenderFactory}. When Iceberg offers a hook, only this class changes.
+ * data writers build their appenders privately and it has no public constructor), so this wraps the
+ * deprecated {@link FlinkAppenderFactory}. It serves both of Iceberg's writer interfaces: {@link
+ * FileAppenderFactory} for the append writers, {@link FileWriterFactory} for the delta writer,
+ * whose {@code BaseTaskWriter} constructor with deletion vectors takes only the latter. When
+ * Iceberg offers a hook, only this class changes.
  */
 @SuppressWarnings("deprecation")
-final class CollationAppenderFactory implements FileAppenderFactory<RowData> {
+final class CollationAppenderFactory
+    implements FileAppenderFactory<RowData>, FileWriterFactory<RowData> {
 
   private final FlinkAppenderFactory iceberg;
   private final PartitionSpec spec;
+  private final FileFormat format;
   private final RowBoundsTracker.Factory trackers;
   private final Consumer<FileBoundsTracker> onFileClosed;
 
   /**
-   * @param onFileClosed told once per non-empty file, with the file's tracker, when it closes
+   * @param deletes what equality deletes the files carry; {@link EqualityFields#NONE} when
+   *     appending
+   * @param onFileClosed told once per non-empty data file, with the file's tracker, when it closes
    */
   CollationAppenderFactory(
       Table table,
       Schema schema,
       RowType rowType,
       PartitionSpec spec,
+      FileFormat format,
       Map<String, String> writeProperties,
+      EqualityFields deletes,
       RowBoundsTracker.Factory trackers,
       Consumer<FileBoundsTracker> onFileClosed) {
     this.iceberg =
-        new FlinkAppenderFactory(table, schema, rowType, writeProperties, spec, null, null);
+        deletes.isEmpty()
+            ? new FlinkAppenderFactory(table, schema, rowType, writeProperties, spec, null, null)
+            : new FlinkAppenderFactory(
+                table,
+                schema,
+                rowType,
+                writeProperties,
+                spec,
+                deletes.fieldIdArray(),
+                deletes.rowSchema(schema));
     this.spec = spec;
+    this.format = format;
     this.trackers = trackers;
     this.onFileClosed = onFileClosed;
   }
 
   @Override
-  public FileAppender<RowData> newAppender(OutputFile outputFile, FileFormat format) {
-    return new BoundedAppender(iceberg.newAppender(outputFile, format), trackers.newTracker());
+  public FileAppender<RowData> newAppender(OutputFile outputFile, FileFormat fileFormat) {
+    return new BoundedAppender(iceberg.newAppender(outputFile, fileFormat), trackers.newTracker());
   }
 
   /** Builds the writer around the wrapped appender, so the data file gets the bounds. */
   @Override
   public DataWriter<RowData> newDataWriter(
-      EncryptedOutputFile file, FileFormat format, StructLike partition) {
+      EncryptedOutputFile file, FileFormat fileFormat, StructLike partition) {
     return new DataWriter<>(
-        newAppender(file.encryptingOutputFile(), format),
-        format,
+        newAppender(file.encryptingOutputFile(), fileFormat),
+        fileFormat,
         file.encryptingOutputFile().location(),
         spec,
         partition,
@@ -78,14 +101,44 @@ final class CollationAppenderFactory implements FileAppenderFactory<RowData> {
 
   @Override
   public EqualityDeleteWriter<RowData> newEqDeleteWriter(
-      EncryptedOutputFile file, FileFormat format, StructLike partition) {
-    throw new UnsupportedOperationException("The collation sink writes data files only");
+      EncryptedOutputFile file, FileFormat fileFormat, StructLike partition) {
+    return iceberg.newEqDeleteWriter(file, fileFormat, partition);
   }
 
   @Override
   public PositionDeleteWriter<RowData> newPosDeleteWriter(
-      EncryptedOutputFile file, FileFormat format, StructLike partition) {
-    throw new UnsupportedOperationException("The collation sink writes data files only");
+      EncryptedOutputFile file, FileFormat fileFormat, StructLike partition) {
+    return iceberg.newPosDeleteWriter(file, fileFormat, partition);
+  }
+
+  @Override
+  public DataWriter<RowData> newDataWriter(
+      EncryptedOutputFile file, PartitionSpec fileSpec, StructLike partition) {
+    checkSpec(fileSpec);
+    return newDataWriter(file, format, partition);
+  }
+
+  @Override
+  public EqualityDeleteWriter<RowData> newEqualityDeleteWriter(
+      EncryptedOutputFile file, PartitionSpec fileSpec, StructLike partition) {
+    checkSpec(fileSpec);
+    return newEqDeleteWriter(file, format, partition);
+  }
+
+  @Override
+  public PositionDeleteWriter<RowData> newPositionDeleteWriter(
+      EncryptedOutputFile file, PartitionSpec fileSpec, StructLike partition) {
+    checkSpec(fileSpec);
+    return newPosDeleteWriter(file, format, partition);
+  }
+
+  /** The writers are built for one spec; Iceberg's task writers only ask for that one. */
+  private void checkSpec(PartitionSpec fileSpec) {
+    Preconditions.checkArgument(
+        fileSpec.specId() == spec.specId(),
+        "Cannot write a file of partition spec %s: this writer writes spec %s",
+        fileSpec.specId(),
+        spec.specId());
   }
 
   /** An Iceberg appender plus the bounds tracker of its file. */

@@ -16,9 +16,11 @@ import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.BoundedOneInput;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.util.Preconditions;
 import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.ReplacePartitions;
+import org.apache.iceberg.RowDelta;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotUpdate;
 import org.apache.iceberg.Table;
@@ -35,7 +37,8 @@ import org.slf4j.LoggerFactory;
  * the snapshot summary, the keys Iceberg's own Flink committer uses. On restore, the staged files
  * of checkpoints the table already shows as committed for the restored job are dropped and the
  * others committed, so nothing is committed twice and nothing is lost. Bounded input commits at end
- * of input. Before each commit, bounds under ids the table no longer knows (a collation metric
+ * of input. A changelog's delete files commit in a row delta per checkpoint (see {@link
+ * #commitUpTo}). Before each commit, bounds under ids the table no longer knows (a collation metric
  * dropped while the job ran) are removed from the files. Concurrent commits by other writers are
  * retried by Iceberg's snapshot producer ({@code commit.retry.*} table properties).
  */
@@ -90,17 +93,17 @@ final class CollationFilesCommitter extends AbstractStreamOperator<Void>
             restored.jobId().equals(jobId)
                 ? maxCommittedCheckpointId
                 : maxCommittedCheckpointId(table, restored.jobId(), operatorId);
-        List<WrittenFiles> uncommitted = restored.pendingAfter(committed);
+        NavigableMap<Long, List<WrittenFiles>> uncommitted = restored.pendingAfter(committed);
         if (!uncommitted.isEmpty()) {
-          long checkpointId = restored.pending().lastKey();
+          long checkpointId = uncommitted.lastKey();
           LOG.info(
-              "Committing {} file batches of job {} staged up to checkpoint {} and not yet in"
-                  + " table {}",
+              "Committing the files of {} checkpoints of job {} staged up to checkpoint {} and not"
+                  + " yet in table {}",
               uncommitted.size(),
               restored.jobId(),
               checkpointId,
               table.name());
-          commit(uncommitted, restored.jobId(), checkpointId);
+          commitUpTo(uncommitted, restored.jobId(), checkpointId);
           if (restored.jobId().equals(jobId)) {
             maxCommittedCheckpointId = Math.max(maxCommittedCheckpointId, checkpointId);
           }
@@ -117,12 +120,8 @@ final class CollationFilesCommitter extends AbstractStreamOperator<Void>
   @Override
   public void snapshotState(StateSnapshotContext context) throws Exception {
     super.snapshotState(context);
-    if (!sinceLastSnapshot.isEmpty()) {
-      staged
-          .computeIfAbsent(context.getCheckpointId(), id -> new ArrayList<>())
-          .addAll(sinceLastSnapshot);
-      sinceLastSnapshot.clear();
-    }
+    stage(context.getCheckpointId(), sinceLastSnapshot);
+    sinceLastSnapshot.clear();
     state.update(List.of(new CommitterState(jobId, staged)));
   }
 
@@ -134,10 +133,8 @@ final class CollationFilesCommitter extends AbstractStreamOperator<Void>
       return;
     }
     NavigableMap<Long, List<WrittenFiles>> done = staged.headMap(checkpointId, true);
-    List<WrittenFiles> batches = new ArrayList<>();
-    done.values().forEach(batches::addAll);
-    if (!batches.isEmpty()) {
-      commit(batches, jobId, checkpointId);
+    if (!done.isEmpty()) {
+      commitUpTo(done, jobId, checkpointId);
     }
     done.clear();
     maxCommittedCheckpointId = checkpointId;
@@ -145,9 +142,8 @@ final class CollationFilesCommitter extends AbstractStreamOperator<Void>
 
   @Override
   public void endInput() {
-    List<WrittenFiles> batches = new ArrayList<>();
-    staged.values().forEach(batches::addAll);
-    batches.addAll(sinceLastSnapshot);
+    stage(END_OF_INPUT, sinceLastSnapshot);
+    int batches = staged.values().stream().mapToInt(List::size).sum();
     if (maxCommittedCheckpointId == END_OF_INPUT) {
       // This job committed its whole input before a failover restarted it from a checkpoint:
       // what the restarted tasks wrote again is in the table already.
@@ -156,13 +152,43 @@ final class CollationFilesCommitter extends AbstractStreamOperator<Void>
               + " written again after a restart",
           jobId,
           table.name(),
-          batches.size());
-    } else if (!batches.isEmpty()) {
-      commit(batches, jobId, END_OF_INPUT);
+          batches);
+    } else if (!staged.isEmpty()) {
+      commitUpTo(staged, jobId, END_OF_INPUT);
     }
     staged.clear();
     sinceLastSnapshot.clear();
     maxCommittedCheckpointId = END_OF_INPUT;
+  }
+
+  private void stage(long checkpointId, List<WrittenFiles> batches) {
+    if (!batches.isEmpty()) {
+      staged.computeIfAbsent(checkpointId, id -> new ArrayList<>()).addAll(batches);
+    }
+  }
+
+  /**
+   * Commits the staged files of the given checkpoints, recording {@code checkpointId} as committed.
+   * Appends go in one commit. Deletes go in one row delta per checkpoint, in checkpoint order, each
+   * recording its own checkpoint (the last one {@code checkpointId}): an equality delete applies
+   * only to data files committed before it, so a key updated in two checkpoints needs two commits.
+   */
+  private void commitUpTo(
+      NavigableMap<Long, List<WrittenFiles>> pending, String commitJobId, long checkpointId) {
+    boolean deletes =
+        pending.values().stream()
+            .flatMap(List::stream)
+            .anyMatch(batch -> !batch.deleteFiles().isEmpty());
+    if (!deletes) {
+      List<WrittenFiles> batches = new ArrayList<>();
+      pending.values().forEach(batches::addAll);
+      commit(batches, commitJobId, checkpointId);
+      return;
+    }
+    long last = pending.lastKey();
+    pending.forEach(
+        (checkpoint, batches) ->
+            commit(batches, commitJobId, checkpoint == last ? checkpointId : checkpoint));
   }
 
   private void commit(List<WrittenFiles> batches, String commitJobId, long checkpointId) {
@@ -170,14 +196,26 @@ final class CollationFilesCommitter extends AbstractStreamOperator<Void>
     IntPredicate known = CollationTaskWriterFactory.knownStatIds(table);
     SnapshotUpdate<?> update;
     Consumer<DataFile> add;
-    if (overwrite) {
+    String operation;
+    int deleteFiles = batches.stream().mapToInt(batch -> batch.deleteFiles().size()).sum();
+    if (deleteFiles > 0) {
+      Preconditions.checkState(
+          !overwrite, "Table %s: overwrite cannot commit delete files", table.name());
+      RowDelta delta = table.newRowDelta();
+      batches.forEach(batch -> batch.deleteFiles().forEach(delta::addDeletes));
+      add = delta::addRows;
+      update = delta;
+      operation = "row delta";
+    } else if (overwrite) {
       ReplacePartitions replace = table.newReplacePartitions();
       add = replace::addFile;
       update = replace;
+      operation = "replace partitions";
     } else {
       AppendFiles append = table.newAppend();
       add = append::appendFile;
       update = append;
+      operation = "append";
     }
     int files = 0;
     for (WrittenFiles batch : batches) {
@@ -192,10 +230,12 @@ final class CollationFilesCommitter extends AbstractStreamOperator<Void>
     long start = System.nanoTime();
     update.commit();
     LOG.info(
-        "Committed {} data files to table {} ({}) for checkpoint {} of job {} in {} ms",
+        "Committed {} data files and {} delete files to table {} ({}) for checkpoint {} of job {}"
+            + " in {} ms",
         files,
+        deleteFiles,
         table.name(),
-        overwrite ? "replace partitions" : "append",
+        operation,
         checkpointId,
         commitJobId,
         (System.nanoTime() - start) / 1_000_000);

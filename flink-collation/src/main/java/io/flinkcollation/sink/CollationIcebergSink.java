@@ -4,8 +4,10 @@ import io.flinkcollation.collation.Quoted;
 import io.flinkcollation.metadata.TableCollations;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Collectors;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.RuntimeExecutionMode;
@@ -26,12 +28,15 @@ import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.util.Preconditions;
 import org.apache.iceberg.HasTableOperations;
+import org.apache.iceberg.PartitionField;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.TableUtil;
 import org.apache.iceberg.flink.FlinkSchemaUtil;
 import org.apache.iceberg.flink.FlinkWriteConf;
 import org.apache.iceberg.flink.FlinkWriteOptions;
 import org.apache.iceberg.flink.TableLoader;
+import org.apache.iceberg.flink.sink.EqualityFieldKeySelector;
 import org.apache.iceberg.types.TypeUtil;
 import org.apache.iceberg.types.Types;
 
@@ -47,8 +52,10 @@ import org.apache.iceberg.types.Types;
  * }</pre>
  *
  * The job is a parallel writer followed by a single committer (exactly once with checkpointing;
- * bounded input commits at its end). The table must declare collations ({@code UpdateCollations});
- * the input rows must have the table's columns in the table's order.
+ * bounded input commits at its end). With {@link Builder#equalityFieldColumns} or {@link
+ * Builder#upsert} it writes a changelog as data files plus delete files, as Iceberg's {@code
+ * FlinkSink}. The table must declare collations ({@code UpdateCollations}); the input rows must
+ * have the table's columns in the table's order.
  */
 @PublicEvolving
 public final class CollationIcebergSink {
@@ -69,6 +76,8 @@ public final class CollationIcebergSink {
     private ResolvedSchema resolvedSchema;
     private Integer writeParallelism;
     private boolean overwrite;
+    private List<String> equalityFieldColumns = List.of();
+    private boolean upsert;
     private String uidPrefix;
 
     private Builder(DataStream<RowData> input) {
@@ -109,6 +118,29 @@ public final class CollationIcebergSink {
      */
     public Builder overwrite(boolean newOverwrite) {
       this.overwrite = newOverwrite;
+      return this;
+    }
+
+    /**
+     * The columns that identify a row of a changelog input (Iceberg's equality fields, a SQL
+     * primary key), as in Iceberg's {@code FlinkSink}: a delete or update-before row deletes the
+     * rows with its key, inserts are data files. The table's identifier fields when not set. Keys
+     * compare by their bytes, even on a collated column.
+     */
+    public Builder equalityFieldColumns(List<String> columns) {
+      Preconditions.checkArgument(
+          columns != null, "Cannot set null equality field columns; pass an empty list for none");
+      this.equalityFieldColumns = List.copyOf(columns);
+      return this;
+    }
+
+    /**
+     * Upsert, as Iceberg's {@code FlinkSink}: every insert and update-after row replaces the row
+     * with its key, so the input needs no update-before rows. Needs equality fields, which must
+     * include the partition source columns. Also set by the {@code upsert-enabled} option.
+     */
+    public Builder upsert(boolean enabled) {
+      this.upsert = enabled;
       return this;
     }
 
@@ -179,11 +211,6 @@ public final class CollationIcebergSink {
       }
       FlinkWriteConf conf = new FlinkWriteConf(target, icebergOptions, new Configuration());
       Preconditions.checkArgument(
-          !conf.upsertMode(),
-          "Table %s: the collation sink appends rows and does not support upsert; remove the"
-              + " 'upsert-enabled' option",
-          name);
-      Preconditions.checkArgument(
           FlinkWriteOptions.BRANCH.defaultValue().equals(conf.branch()),
           "Table %s: the collation sink commits to the main branch only, not %s; remove the '%s'"
               + " option",
@@ -195,17 +222,28 @@ public final class CollationIcebergSink {
       if (replace) {
         checkOverwriteAllowed(name);
       }
+      EqualityFields equalityFields = equalityFields(target, upsert || conf.upsertMode());
+      if (!equalityFields.isEmpty()) {
+        checkChangelogAllowed(target, equalityFields, replace);
+      }
 
+      // All changes of a key go to one writer, so that they apply in their order.
+      DataStream<RowData> rows =
+          equalityFields.isEmpty()
+              ? input
+              : input.keyBy(
+                  new EqualityFieldKeySelector(
+                      target.schema(), rowType, equalityFields.fieldIds()));
       int parallelism =
           writeParallelism != null
               ? writeParallelism
               : conf.writeParallelism() != null ? conf.writeParallelism() : input.getParallelism();
       SingleOutputStreamOperator<WrittenFiles> written =
-          input
-              .transform(
+          rows.transform(
                   "CollationStreamWriter(" + name + ")",
                   WrittenFilesTypeInfo.INSTANCE,
-                  new CollationStreamWriter(tableLoader, rowType, icebergOptions, maxBoundLength))
+                  new CollationStreamWriter(
+                      tableLoader, rowType, icebergOptions, maxBoundLength, equalityFields))
               .setParallelism(parallelism);
       SingleOutputStreamOperator<Void> committed =
           written
@@ -226,6 +264,83 @@ public final class CollationIcebergSink {
         sink.uid(uidPrefix + "-sink");
       }
       return sink;
+    }
+
+    /** The equality fields set, else the table's identifier fields; none when appending. */
+    private EqualityFields equalityFields(Table target, boolean upsertMode) {
+      Schema schema = target.schema();
+      Set<Integer> ids = new LinkedHashSet<>();
+      for (String column : equalityFieldColumns) {
+        Types.NestedField field = schema.findField(column);
+        Preconditions.checkArgument(
+            field != null,
+            "Equality field column '%s' is not a column of table %s (columns: %s); name a column"
+                + " of the table",
+            column,
+            target.name(),
+            schema.columns().stream().map(Types.NestedField::name).collect(Collectors.toList()));
+        Preconditions.checkArgument(
+            field.type().isPrimitiveType(),
+            "Equality field column '%s' of table %s has type %s; use primitive columns",
+            column,
+            target.name(),
+            field.type());
+        ids.add(field.fieldId());
+      }
+      if (ids.isEmpty()) {
+        ids.addAll(schema.identifierFieldIds());
+      }
+      Preconditions.checkArgument(
+          !upsertMode || !ids.isEmpty(),
+          "Table %s: upsert needs the columns that identify a row; set equalityFieldColumns(...)"
+              + " (a PRIMARY KEY ... NOT ENFORCED in SQL) or identifier fields on the table",
+          target.name());
+      return EqualityFields.of(ids, upsertMode);
+    }
+
+    private void checkChangelogAllowed(
+        Table target, EqualityFields equalityFields, boolean replace) {
+      List<String> key =
+          equalityFields.fieldIds().stream()
+              .sorted()
+              .map(target.schema()::findColumnName)
+              .collect(Collectors.toList());
+      Preconditions.checkArgument(
+          !replace,
+          "Table %s: overwrite replaces partitions and cannot write the deletes of equality"
+              + " fields %s; drop overwrite, or the equality fields and upsert",
+          target.name(),
+          key);
+      // The committer stages files under the checkpoint it snapshots them in; an unaligned barrier
+      // could overtake a writer's files and put two checkpoints' changes in one commit, where an
+      // equality delete would not apply to the data before it.
+      Preconditions.checkArgument(
+          !input.getExecutionEnvironment().getCheckpointConfig().isUnalignedCheckpointsEnabled(),
+          "Table %s: writing a changelog (equality fields %s) needs aligned checkpoints; disable"
+              + " unaligned checkpoints (execution.checkpointing.unaligned.enabled: false)",
+          target.name(),
+          key);
+      int version = TableUtil.formatVersion(target);
+      Preconditions.checkArgument(
+          version >= 2,
+          "Table %s has format version %s, which has no delete files for a changelog; upgrade"
+              + " it to 2 or 3 (table property 'format-version')",
+          target.name(),
+          version);
+      if (equalityFields.upsert()) {
+        // An upsert's delete goes to the partition of the new row: only a key that fixes the
+        // partition finds the old one.
+        for (PartitionField field : target.spec().fields()) {
+          Preconditions.checkArgument(
+              equalityFields.fieldIds().contains(field.sourceId()),
+              "Table %s: with upsert, the source column '%s' of partition field '%s' must be one"
+                  + " of the equality fields %s; add it to them (the primary key)",
+              target.name(),
+              target.schema().findColumnName(field.sourceId()),
+              field.name(),
+              key);
+        }
+      }
     }
 
     private static TypeInformation<Void> voidType() {

@@ -43,8 +43,8 @@ public final class CollationSinkOptions {
 
   /**
    * Iceberg's Flink write options that the collation sink honours: the file format and size, the
-   * compression, overwrite, the writer parallelism, and {@code upsert-enabled} / {@code branch} at
-   * their defaults ({@code false} / {@code main}).
+   * compression, overwrite, the writer parallelism, {@code upsert-enabled} (with equality fields),
+   * and {@code branch} at its default ({@code main}).
    */
   public static final Set<String> HONOURED =
       keys(

@@ -10,6 +10,7 @@ import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.types.RowKind;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.flink.TableLoader;
 import org.apache.iceberg.io.TaskWriter;
@@ -43,7 +44,9 @@ final class CollationStreamWriter extends AbstractStreamOperator<WrittenFiles>
   private final RowType rowType;
   private final Map<String, String> writeOptions;
   private final int maxBoundLength;
+  private final EqualityFields equalityFields;
 
+  private transient String tableName;
   private transient CollationWriterMetrics writerMetrics;
   private transient CollationTaskWriterFactory writers;
   private transient TaskWriter<RowData> writer;
@@ -52,11 +55,13 @@ final class CollationStreamWriter extends AbstractStreamOperator<WrittenFiles>
       TableLoader tableLoader,
       RowType rowType,
       Map<String, String> writeOptions,
-      int maxBoundLength) {
+      int maxBoundLength,
+      EqualityFields equalityFields) {
     this.tableLoader = tableLoader;
     this.rowType = rowType;
     this.writeOptions = new HashMap<>(writeOptions);
     this.maxBoundLength = maxBoundLength;
+    this.equalityFields = equalityFields;
   }
 
   @Override
@@ -64,7 +69,10 @@ final class CollationStreamWriter extends AbstractStreamOperator<WrittenFiles>
     super.open();
     tableLoader.open();
     Table table = tableLoader.loadTable();
-    writers = new CollationTaskWriterFactory(table, rowType, writeOptions, maxBoundLength);
+    tableName = table.name();
+    writers =
+        new CollationTaskWriterFactory(
+            table, rowType, writeOptions, maxBoundLength, equalityFields);
     writerMetrics = new CollationWriterMetrics(getMetricGroup(), writers.unsupportedMetrics());
     writers.initialize(
         getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
@@ -81,10 +89,19 @@ final class CollationStreamWriter extends AbstractStreamOperator<WrittenFiles>
 
   @Override
   public void processElement(StreamRecord<RowData> element) throws Exception {
+    RowData row = element.getValue();
+    if (equalityFields.isEmpty() && row.getRowKind() != RowKind.INSERT) {
+      throw new IllegalArgumentException(
+          String.format(
+              "Table %s: the collation sink got a %s row but has no equality fields to apply it"
+                  + " by; set equalityFieldColumns(...) (a PRIMARY KEY in SQL) or send insert rows"
+                  + " only",
+              tableName, row.getRowKind()));
+    }
     if (writer == null) {
       writer = writers.create();
     }
-    writer.write(element.getValue());
+    writer.write(row);
   }
 
   @Override
@@ -105,9 +122,11 @@ final class CollationStreamWriter extends AbstractStreamOperator<WrittenFiles>
     }
     WriteResult result = writer.complete();
     writer = null;
-    if (result.dataFiles().length > 0) {
+    if (result.dataFiles().length > 0 || result.deleteFiles().length > 0) {
       output.collect(
-          new StreamRecord<>(new WrittenFiles(writers.spec(), List.of(result.dataFiles()))));
+          new StreamRecord<>(
+              new WrittenFiles(
+                  writers.spec(), List.of(result.dataFiles()), List.of(result.deleteFiles()))));
     }
   }
 

@@ -28,10 +28,12 @@ import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.TableUtil;
 import org.apache.iceberg.flink.FlinkSchemaUtil;
 import org.apache.iceberg.flink.FlinkWriteConf;
 import org.apache.iceberg.flink.RowDataWrapper;
 import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.io.FileWriterFactory;
 import org.apache.iceberg.io.OutputFileFactory;
 import org.apache.iceberg.io.PartitionedFanoutWriter;
 import org.apache.iceberg.io.TaskWriter;
@@ -60,6 +62,8 @@ public final class CollationTaskWriterFactory {
   private final long targetFileSize;
   private final Map<String, String> writeProperties;
   private final RowBoundsTracker.Factory trackers;
+  private final EqualityFields equalityFields;
+  private final boolean deletionVectors;
   private final List<CollationMetric> writtenMetrics = new ArrayList<>();
   private final int unsupportedMetrics;
 
@@ -75,6 +79,19 @@ public final class CollationTaskWriterFactory {
    */
   public CollationTaskWriterFactory(
       Table table, RowType rowType, Map<String, String> writeOptions, int maxBoundLength) {
+    this(table, rowType, writeOptions, maxBoundLength, EqualityFields.NONE);
+  }
+
+  /**
+   * Writers of a changelog when {@code equalityFields} are set: data files with bounds plus delete
+   * files ({@link CollationDeltaWriter}).
+   */
+  CollationTaskWriterFactory(
+      Table table,
+      RowType rowType,
+      Map<String, String> writeOptions,
+      int maxBoundLength,
+      EqualityFields equalityFields) {
     this.table = Preconditions.checkNotNull(table, "table");
     this.schema = table.schema();
     this.spec = table.spec();
@@ -87,6 +104,9 @@ public final class CollationTaskWriterFactory {
     this.targetFileSize = conf.targetDataFileSize();
     this.writeProperties = writeProperties(conf);
     this.trackers = new RowBoundsTracker.Factory(maxBoundLength);
+    this.equalityFields = equalityFields;
+    // Format v3 replaces position delete files with deletion vectors, as Iceberg's Flink sink does.
+    this.deletionVectors = TableUtil.formatVersion(table) > 2;
     this.unsupportedMetrics = resolveMetrics(writeSchema);
   }
 
@@ -201,17 +221,46 @@ public final class CollationTaskWriterFactory {
   public void initialize(int taskId, int attemptId, Consumer<FileBoundsTracker> onFileClosed) {
     appenderFactory =
         new CollationAppenderFactory(
-            table, schema, rowType, spec, writeProperties, trackers, onFileClosed);
+            table,
+            schema,
+            rowType,
+            spec,
+            format,
+            writeProperties,
+            equalityFields,
+            trackers,
+            onFileClosed);
     fileFactory = OutputFileFactory.builderFor(table, taskId, attemptId).format(format).build();
   }
 
-  /** A new writer: rolls to a new file at the target size, each file with its own bounds. */
+  /**
+   * A new writer: rolls to a new file at the target size, each data file with its own bounds; with
+   * equality fields it writes a changelog.
+   */
   public TaskWriter<RowData> create() {
     Preconditions.checkState(
         appenderFactory != null, "Call initialize(taskId, attemptId, onFileClosed) first");
+    if (!equalityFields.isEmpty()) {
+      return new CollationDeltaWriter(
+          spec,
+          format,
+          appenderFactory,
+          fileFactory,
+          table.io(),
+          targetFileSize,
+          schema,
+          rowType,
+          equalityFields,
+          deletionVectors);
+    }
     if (spec.isUnpartitioned()) {
       return new UnpartitionedWriter<>(
-          spec, format, appenderFactory, fileFactory, table.io(), targetFileSize);
+          spec,
+          format,
+          (FileWriterFactory<RowData>) appenderFactory,
+          fileFactory,
+          table.io(),
+          targetFileSize);
     }
     return new PartitionedWriter(
         spec, format, appenderFactory, fileFactory, table.io(), targetFileSize, schema, rowType);
@@ -264,7 +313,7 @@ public final class CollationTaskWriterFactory {
         long targetFileSize,
         Schema schema,
         RowType rowType) {
-      super(spec, format, appenders, files, io, targetFileSize);
+      super(spec, format, (FileWriterFactory<RowData>) appenders, files, io, targetFileSize);
       this.key = new PartitionKey(spec, schema);
       this.wrapper = new RowDataWrapper(rowType, schema.asStruct());
     }

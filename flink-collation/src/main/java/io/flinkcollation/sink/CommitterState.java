@@ -1,6 +1,5 @@
 package io.flinkcollation.sink;
 
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -12,7 +11,7 @@ import org.apache.flink.util.Preconditions;
 
 /**
  * The committer's checkpointed state: the job that wrote it and, per checkpoint not yet known to be
- * committed, the files staged at that checkpoint. Immutable; serialized by {@link
+ * committed, the files the writers closed for that checkpoint. Immutable; serialized by {@link
  * CommitterStateSerializer}.
  */
 @Internal
@@ -40,11 +39,9 @@ public final class CommitterState {
     return pending;
   }
 
-  /** Every staged file batch of checkpoints after {@code checkpointId}. */
-  public List<WrittenFiles> pendingAfter(long checkpointId) {
-    List<WrittenFiles> result = new ArrayList<>();
-    pending.tailMap(checkpointId, false).values().forEach(result::addAll);
-    return result;
+  /** The staged file batches of the checkpoints after {@code checkpointId}, in checkpoint order. */
+  public NavigableMap<Long, List<WrittenFiles>> pendingAfter(long checkpointId) {
+    return pending.tailMap(checkpointId, false);
   }
 
   @Override

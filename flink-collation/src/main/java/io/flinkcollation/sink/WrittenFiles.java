@@ -1,35 +1,47 @@
 package io.flinkcollation.sink;
 
-import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.util.Preconditions;
+import org.apache.iceberg.ContentFile;
 import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.PartitionSpec;
 
 /**
  * What a writer subtask hands the committer at a checkpoint barrier or at end of input: the data
- * files it closed (each with its collation bounds) and the partition spec they were written with.
- * Immutable; serialized by {@link WrittenFilesSerializer}, never by Kryo.
+ * files it closed (each with its collation bounds), the delete files of a changelog (equality and
+ * position deletes or deletion vectors, without collation bounds) and the partition spec they were
+ * written with. Immutable; serialized by {@link WrittenFilesSerializer}, never by Kryo.
  */
 @Internal
 public final class WrittenFiles {
 
   private final PartitionSpec spec;
   private final List<DataFile> dataFiles;
+  private final List<DeleteFile> deleteFiles;
 
+  /** Data files only, as an appending writer hands them over. */
   public WrittenFiles(PartitionSpec spec, List<DataFile> dataFiles) {
+    this(spec, dataFiles, List.of());
+  }
+
+  public WrittenFiles(PartitionSpec spec, List<DataFile> dataFiles, List<DeleteFile> deleteFiles) {
     this.spec = Preconditions.checkNotNull(spec, "spec");
-    for (DataFile file : dataFiles) {
-      Preconditions.checkArgument(
-          file.specId() == spec.specId(),
-          "Data file %s has partition spec %s, not %s",
-          file.location(),
-          file.specId(),
-          spec.specId());
-    }
     this.dataFiles = List.copyOf(dataFiles);
+    this.deleteFiles = List.copyOf(deleteFiles);
+    Stream.concat(this.dataFiles.stream(), this.deleteFiles.stream())
+        .forEach(
+            file ->
+                Preconditions.checkArgument(
+                    file.specId() == spec.specId(),
+                    "File %s has partition spec %s, not %s",
+                    file.location(),
+                    file.specId(),
+                    spec.specId()));
   }
 
   public PartitionSpec spec() {
@@ -37,7 +49,12 @@ public final class WrittenFiles {
   }
 
   public List<DataFile> dataFiles() {
-    return Collections.unmodifiableList(dataFiles);
+    return dataFiles;
+  }
+
+  /** The delete files of a changelog; empty when appending. */
+  public List<DeleteFile> deleteFiles() {
+    return deleteFiles;
   }
 
   @Override
@@ -49,20 +66,24 @@ public final class WrittenFiles {
       return false;
     }
     WrittenFiles that = (WrittenFiles) other;
-    return spec.equals(that.spec) && locations().equals(that.locations());
+    return spec.equals(that.spec)
+        && locations(dataFiles).equals(locations(that.dataFiles))
+        && locations(deleteFiles).equals(locations(that.deleteFiles));
   }
 
-  private List<String> locations() {
-    return dataFiles.stream().map(DataFile::location).collect(java.util.stream.Collectors.toList());
+  private static List<String> locations(List<? extends ContentFile<?>> files) {
+    return files.stream().map(ContentFile::location).collect(Collectors.toList());
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(spec.specId(), locations());
+    return Objects.hash(spec.specId(), locations(dataFiles), locations(deleteFiles));
   }
 
   @Override
   public String toString() {
-    return String.format("WrittenFiles{spec=%d, files=%s}", spec.specId(), locations());
+    return String.format(
+        "WrittenFiles{spec=%d, files=%s, deletes=%s}",
+        spec.specId(), locations(dataFiles), locations(deleteFiles));
   }
 }

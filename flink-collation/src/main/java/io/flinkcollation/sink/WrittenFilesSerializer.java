@@ -8,8 +8,10 @@ import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
+import org.apache.iceberg.ContentFile;
 import org.apache.iceberg.ContentFileParser;
 import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.PartitionSpecParser;
 import org.apache.iceberg.Schema;
@@ -26,14 +28,18 @@ import org.apache.iceberg.util.JsonUtil;
  * <p>Every record starts with a format version; this reader accepts versions up to {@link
  * #FORMAT_VERSION} and fails with a clear message on newer ones. Version 1 also held the writer's
  * checkpoint id, which the committer never read (it stages files by the checkpoint it snapshots
- * them in); version 2 drops it, and reading version 1 skips it.
+ * them in); version 2 drops it, and reading version 1 skips it. Version 3 adds the delete files of
+ * a changelog after the data files; versions 1 and 2 read as data files only.
  */
 @Internal
 public final class WrittenFilesSerializer extends StatelessSerializer<WrittenFiles> {
   private static final long serialVersionUID = 1L;
 
   /** The record format this class writes. */
-  static final int FORMAT_VERSION = 2;
+  static final int FORMAT_VERSION = 3;
+
+  /** The first format version with delete files. */
+  private static final int WITH_DELETES = 3;
 
   public static final WrittenFilesSerializer INSTANCE = new WrittenFilesSerializer();
 
@@ -56,6 +62,10 @@ public final class WrittenFilesSerializer extends StatelessSerializer<WrittenFil
     for (DataFile file : record.dataFiles()) {
       writeString(ContentFileParser.toJson(file, spec), target);
     }
+    target.writeInt(record.deleteFiles().size());
+    for (DeleteFile file : record.deleteFiles()) {
+      writeString(ContentFileParser.toJson(file, spec), target);
+    }
   }
 
   @Override
@@ -65,14 +75,28 @@ public final class WrittenFilesSerializer extends StatelessSerializer<WrittenFil
     }
     Schema schema = SchemaParser.fromJson(readString(source));
     PartitionSpec spec = PartitionSpecParser.fromJson(schema, readString(source));
+    List<DataFile> dataFiles = readFiles(source, spec, DataFile.class);
+    List<DeleteFile> deleteFiles =
+        version >= WITH_DELETES ? readFiles(source, spec, DeleteFile.class) : List.of();
+    return new WrittenFiles(spec, dataFiles, deleteFiles);
+  }
+
+  private static <F extends ContentFile<?>> List<F> readFiles(
+      DataInputView source, PartitionSpec spec, Class<F> kind) throws IOException {
     int count = source.readInt();
-    List<DataFile> files = new ArrayList<>(count);
+    List<F> files = new ArrayList<>(count);
     for (int i = 0; i < count; i++) {
-      files.add(
-          (DataFile)
-              ContentFileParser.fromJson(JsonUtil.mapper().readTree(readString(source)), spec));
+      ContentFile<?> file =
+          ContentFileParser.fromJson(JsonUtil.mapper().readTree(readString(source)), spec);
+      if (!kind.isInstance(file)) {
+        throw new IOException(
+            String.format(
+                "Cannot read written files: expected a %s, found %s %s",
+                kind.getSimpleName(), file.content(), file.location()));
+      }
+      files.add(kind.cast(file));
     }
-    return new WrittenFiles(spec, files);
+    return files;
   }
 
   @Override

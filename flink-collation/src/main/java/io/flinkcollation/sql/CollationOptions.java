@@ -16,7 +16,6 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.table.api.ValidationException;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.flink.FlinkWriteOptions;
 
 /**
@@ -134,8 +133,8 @@ public final class CollationOptions {
   /**
    * Checks the values of the sink options that the SQL layer reads itself, so that a bad value
    * fails the DDL rather than the first job. A table with collations is written by the collation
-   * writer, which appends to the main branch: upsert and other branches are refused for it (a table
-   * without collations is written by Iceberg's own sink and may use them).
+   * writer, which commits to the main branch: other branches are refused for it (a table without
+   * collations is written by Iceberg's own sink and may use them).
    *
    * @throws ValidationException naming the option and its value
    */
@@ -150,18 +149,6 @@ public final class CollationOptions {
     typed(options, CollationSinkOptions.DECLARE_RUNNING_VERSIONS);
     if (!collated) {
       return;
-    }
-    for (String upsert :
-        new String[] {
-          FlinkWriteOptions.WRITE_UPSERT_ENABLED.key(), TableProperties.UPSERT_ENABLED
-        }) {
-      if (Boolean.parseBoolean(options.get(upsert))) {
-        throw invalid(
-            upsert,
-            options.get(upsert),
-            "the collation writer appends rows and does not support upsert; remove the option"
-                + " or set it to 'false' (a table without collations may use upsert)");
-      }
     }
     String branch = options.get(FlinkWriteOptions.BRANCH.key());
     if (branch != null && !branch.equals(FlinkWriteOptions.BRANCH.defaultValue())) {

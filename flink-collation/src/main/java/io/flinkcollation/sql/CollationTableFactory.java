@@ -6,6 +6,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -18,6 +19,7 @@ import org.apache.flink.table.catalog.Column;
 import org.apache.flink.table.catalog.ObjectIdentifier;
 import org.apache.flink.table.catalog.ObjectPath;
 import org.apache.flink.table.catalog.ResolvedSchema;
+import org.apache.flink.table.catalog.UniqueConstraint;
 import org.apache.flink.table.catalog.exceptions.DatabaseAlreadyExistException;
 import org.apache.flink.table.catalog.exceptions.TableAlreadyExistException;
 import org.apache.flink.table.catalog.exceptions.TableNotExistException;
@@ -194,7 +196,13 @@ public class CollationTableFactory implements DynamicTableSinkFactory, DynamicTa
         physical,
         writeOptions,
         CollationOptions.typed(options, CollationSinkOptions.MAX_BOUND_LENGTH),
-        CollationOptions.typed(options, FlinkWriteOptions.WRITE_PARALLELISM));
+        CollationOptions.typed(options, FlinkWriteOptions.WRITE_PARALLELISM),
+        context
+            .getCatalogTable()
+            .getResolvedSchema()
+            .getPrimaryKey()
+            .map(UniqueConstraint::getColumns)
+            .orElse(List.of()));
   }
 
   /** The Iceberg table a Flink table writes to, and the loader writers open it with. */

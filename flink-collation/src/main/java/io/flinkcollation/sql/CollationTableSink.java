@@ -1,6 +1,7 @@
 package io.flinkcollation.sql;
 
 import io.flinkcollation.sink.CollationIcebergSink;
+import java.util.List;
 import java.util.Map;
 import org.apache.flink.table.catalog.ResolvedSchema;
 import org.apache.flink.table.connector.ChangelogMode;
@@ -16,8 +17,10 @@ import org.apache.iceberg.flink.TableLoader;
  * partitioned or not, through {@link CollationIcebergSink}, as Iceberg's own table sink does
  * through its {@code FlinkSink}.
  *
- * <p>The writer appends: the sink accepts insert-only input, and a query that produces updates or
- * deletes is refused by the planner.
+ * <p>A table with a {@code PRIMARY KEY ... NOT ENFORCED} takes changelog input (updates and
+ * deletes), written as Iceberg deletes on the key, or upserts with {@code 'upsert-enabled' =
+ * 'true'}; the key compares by bytes, even on a collated column. Without a primary key the sink
+ * accepts insert-only input, and the planner refuses a query that produces updates or deletes.
  */
 final class CollationTableSink
     implements DynamicTableSink, SupportsPartitioning, SupportsOverwrite {
@@ -29,6 +32,7 @@ final class CollationTableSink
   private final Map<String, String> writeOptions;
   private final int maxBoundLength;
   private final Integer writeParallelism;
+  private final List<String> primaryKey;
   private boolean overwrite;
 
   CollationTableSink(
@@ -36,17 +40,20 @@ final class CollationTableSink
       ResolvedSchema physicalSchema,
       Map<String, String> writeOptions,
       int maxBoundLength,
-      Integer writeParallelism) {
+      Integer writeParallelism,
+      List<String> primaryKey) {
     this.tableLoader = tableLoader;
     this.physicalSchema = physicalSchema;
     this.writeOptions = writeOptions;
     this.maxBoundLength = maxBoundLength;
     this.writeParallelism = writeParallelism;
+    this.primaryKey = List.copyOf(primaryKey);
   }
 
   @Override
   public ChangelogMode getChangelogMode(ChangelogMode requestedMode) {
-    return ChangelogMode.insertOnly();
+    // With a key the writer applies every kind of change, as Iceberg's table sink does.
+    return primaryKey.isEmpty() ? ChangelogMode.insertOnly() : requestedMode;
   }
 
   @Override
@@ -62,6 +69,7 @@ final class CollationTableSink
                   .tableLoader(tableLoader)
                   .resolvedSchema(physicalSchema)
                   .overwrite(overwrite)
+                  .equalityFieldColumns(primaryKey)
                   .setAll(writeOptions)
                   .maxBoundLength(maxBoundLength);
           if (writeParallelism != null) {
@@ -87,7 +95,12 @@ final class CollationTableSink
   public DynamicTableSink copy() {
     CollationTableSink copy =
         new CollationTableSink(
-            tableLoader, physicalSchema, writeOptions, maxBoundLength, writeParallelism);
+            tableLoader,
+            physicalSchema,
+            writeOptions,
+            maxBoundLength,
+            writeParallelism,
+            primaryKey);
     copy.overwrite = overwrite;
     return copy;
   }

@@ -119,7 +119,9 @@ class CollationAppenderFactoryTest {
         table.schema(),
         CollatedRows.ROW_TYPE,
         table.spec(),
+        FileFormat.PARQUET,
         new HashMap<>(table.properties()),
+        EqualityFields.NONE,
         trackers,
         closed::add);
   }

@@ -174,9 +174,44 @@ class CollationIcebergSinkBuilderTest {
     assertThatThrownBy(() -> sink("users").set("collation.max-bound-lenght", "9").append())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("Unknown collation sink option 'collation.max-bound-lenght'");
+  }
+
+  @Test
+  void changelogSettingsThatCannotWorkAreNamed() {
     assertThatThrownBy(() -> sink("users").set("upsert-enabled", "true").append())
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("does not support upsert");
+        .hasMessageContaining("Table test.db.users: upsert needs the columns that identify a row")
+        .hasMessageContaining("equalityFieldColumns");
+    assertThatThrownBy(() -> sink("users").equalityFieldColumns(List.of("nmae")).append())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("Equality field column 'nmae' is not a column of table")
+        .hasMessageContaining("[id, name]");
+    env.setRuntimeMode(RuntimeExecutionMode.BATCH);
+    assertThatThrownBy(
+            () -> sink("users").equalityFieldColumns(List.of("id")).overwrite(true).append())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("overwrite replaces partitions and cannot write the deletes");
+
+    Table v1 =
+        warehouse.create(
+            "v1", SCHEMA, PartitionSpec.unpartitioned(), Map.of("format-version", "1"));
+    UpdateCollations.of(v1).collate("name", "icu.en_US-ci").addMetric("name").commit();
+    assertThatThrownBy(() -> sink("v1").equalityFieldColumns(List.of("id")).append())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("Table test.db.v1 has format version 1")
+        .hasMessageContaining("'format-version'");
+
+    Table byName =
+        warehouse.create(
+            "by_name", SCHEMA, PartitionSpec.builderFor(SCHEMA).identity("name").build(), Map.of());
+    UpdateCollations.of(byName).collate("name", "icu.en_US-ci").addMetric("name").commit();
+    assertThatThrownBy(
+            () -> sink("by_name").equalityFieldColumns(List.of("id")).upsert(true).append())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("source column 'name' of partition field 'name'")
+        .hasMessageContaining("equality fields [id]");
+    // Without upsert a delete carries its whole row, so its partition is known.
+    sink("by_name").equalityFieldColumns(List.of("id")).append();
   }
 
   @Test

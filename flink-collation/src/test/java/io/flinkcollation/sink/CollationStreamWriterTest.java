@@ -72,7 +72,8 @@ class CollationStreamWriterTest {
   private OneInputStreamOperatorTestHarness<RowData, WrittenFiles> harness() throws Exception {
     OneInputStreamOperatorTestHarness<RowData, WrittenFiles> harness =
         new OneInputStreamOperatorTestHarness<>(
-            new CollationStreamWriter(warehouse.loader("t"), ROW_TYPE, Map.of(), 1024),
+            new CollationStreamWriter(
+                warehouse.loader("t"), ROW_TYPE, Map.of(), 1024, EqualityFields.NONE),
             1,
             1,
             0,

@@ -12,12 +12,18 @@ import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
+import org.apache.iceberg.ContentFileParser;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataFiles;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.FileContent;
 import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.FileMetadata;
 import org.apache.iceberg.Metrics;
 import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.PartitionSpecParser;
 import org.apache.iceberg.Schema;
+import org.apache.iceberg.SchemaParser;
 import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.Test;
 
@@ -104,6 +110,80 @@ class SerializersTest {
     }
     assertThat(CollationStats.read(copy.dataFiles().get(0), List.of(1001)).get(1001).upper())
         .isEqualTo("zürich");
+  }
+
+  @Test
+  void deleteFilesOfAChangelogRoundTrip() throws IOException {
+    DeleteFile equality =
+        FileMetadata.deleteFileBuilder(SPEC)
+            .ofEqualityDeletes(1, 2)
+            .withPath("file:/warehouse/data/eq.parquet")
+            .withFormat(FileFormat.PARQUET)
+            .withPartitionPath("day=1970-01-02/name_trunc=ab")
+            .withFileSizeInBytes(512)
+            .withRecordCount(3)
+            .build();
+    DeleteFile positions =
+        FileMetadata.deleteFileBuilder(SPEC)
+            .ofPositionDeletes()
+            .withPath("file:/warehouse/data/pos.parquet")
+            .withFormat(FileFormat.PARQUET)
+            .withPartitionPath("day=1970-01-02/name_trunc=ab")
+            .withFileSizeInBytes(256)
+            .withRecordCount(2)
+            .build();
+    DeleteFile deletionVector =
+        FileMetadata.deleteFileBuilder(SPEC)
+            .ofPositionDeletes()
+            .withPath("file:/warehouse/data/dv.puffin")
+            .withFormat(FileFormat.PUFFIN)
+            .withPartitionPath("day=1970-01-02/name_trunc=ab")
+            .withFileSizeInBytes(128)
+            .withRecordCount(2)
+            .withReferencedDataFile("file:/warehouse/data/a.parquet")
+            .withContentOffset(4)
+            .withContentSizeInBytes(40)
+            .build();
+    WrittenFiles written =
+        new WrittenFiles(
+            7L, SPEC, List.of(file("a", 1)), List.of(equality, positions, deletionVector));
+
+    WrittenFiles copy = roundTrip(WrittenFilesSerializer.INSTANCE, written);
+
+    assertThat(copy).isEqualTo(written);
+    assertSameFile(copy.dataFiles().get(0), written.dataFiles().get(0));
+    DeleteFile eq = copy.deleteFiles().get(0);
+    assertThat(eq.content()).isEqualTo(FileContent.EQUALITY_DELETES);
+    assertThat(eq.equalityFieldIds()).containsExactly(1, 2);
+    assertThat(eq.recordCount()).isEqualTo(3);
+    assertThat(eq.partition().get(0, Integer.class)).isEqualTo(1);
+    assertThat(copy.deleteFiles().get(1).content()).isEqualTo(FileContent.POSITION_DELETES);
+    DeleteFile dv = copy.deleteFiles().get(2);
+    assertThat(dv.format()).isEqualTo(FileFormat.PUFFIN);
+    assertThat(dv.referencedDataFile()).isEqualTo("file:/warehouse/data/a.parquet");
+    assertThat(dv.contentOffset()).isEqualTo(4L);
+    assertThat(dv.contentSizeInBytes()).isEqualTo(40L);
+  }
+
+  /** A record of format version 1 (data files only), as a job before changelogs wrote it. */
+  @Test
+  void writtenFilesOfVersionOneAreStillRead() throws IOException {
+    DataFile file = file("a", 1);
+    DataOutputSerializer out = new DataOutputSerializer(256);
+    out.writeInt(1);
+    out.writeLong(9L);
+    StatelessSerializer.writeString(SchemaParser.toJson(SCHEMA), out);
+    StatelessSerializer.writeString(PartitionSpecParser.toJson(SPEC), out);
+    out.writeInt(1);
+    StatelessSerializer.writeString(ContentFileParser.toJson(file, SPEC), out);
+
+    DataInputDeserializer in = new DataInputDeserializer(out.getCopyOfBuffer());
+    WrittenFiles read = WrittenFilesSerializer.INSTANCE.deserialize(in);
+
+    assertThat(in.available()).isZero();
+    assertThat(read).isEqualTo(new WrittenFiles(9L, SPEC, List.of(file)));
+    assertSameFile(read.dataFiles().get(0), file);
+    assertThat(read.deleteFiles()).isEmpty();
   }
 
   @Test

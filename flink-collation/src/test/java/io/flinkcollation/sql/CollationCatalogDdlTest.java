@@ -278,11 +278,6 @@ class CollationCatalogDdlTest {
     assertCreateFails(
         "'collation.max-bound-length' = '0'", "'collation.max-bound-length'", "'0'", "positive");
     assertCreateFails(
-        "'collation.name' = 'icu.en_US-ci', 'write.upsert.enabled' = 'true'",
-        "'write.upsert.enabled'",
-        "'true'",
-        "upsert");
-    assertCreateFails(
         "'collation.name' = 'icu.en_US-ci', 'branch' = 'audit'", "'branch'", "'audit'", "main");
     assertCreateFails("'connector' = 'iceberg-collation'", "'connector'", "'iceberg-collation'");
   }
@@ -313,10 +308,6 @@ class CollationCatalogDdlTest {
         "ALTER TABLE lake.db.users SET ('collation.max-bound-length' = '-1')",
         "'collation.max-bound-length'",
         "'-1'");
-    assertFails(
-        "ALTER TABLE lake.db.users SET ('write.upsert.enabled' = 'true')",
-        "'write.upsert.enabled'",
-        "upsert");
 
     TableMetadata after = ((HasTableOperations) load("users")).operations().current();
     assertThat(after.metadataFileLocation()).isEqualTo(before.metadataFileLocation());

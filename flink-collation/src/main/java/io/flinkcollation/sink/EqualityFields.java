@@ -1,0 +1,71 @@
+package io.flinkcollation.sink;
+
+import java.io.Serializable;
+import java.util.Collection;
+import java.util.Set;
+import java.util.TreeSet;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.types.TypeUtil;
+
+/**
+ * The columns a changelog's rows are identified by (Iceberg's equality fields) and whether the sink
+ * upserts. Keys compare by their bytes, never under a collation: the spec keeps equality deletes
+ * binary, so {@code 'Émile'} and {@code 'emile'} are two keys even on a collated column. Immutable.
+ */
+final class EqualityFields implements Serializable {
+  private static final long serialVersionUID = 1L;
+
+  /** No equality fields: the sink appends. */
+  static final EqualityFields NONE = new EqualityFields(Set.of(), false);
+
+  private final TreeSet<Integer> fieldIds;
+  private final boolean upsert;
+
+  private EqualityFields(Collection<Integer> fieldIds, boolean upsert) {
+    this.fieldIds = new TreeSet<>(fieldIds);
+    this.upsert = upsert;
+  }
+
+  static EqualityFields of(Collection<Integer> fieldIds, boolean upsert) {
+    return fieldIds.isEmpty() ? NONE : new EqualityFields(fieldIds, upsert);
+  }
+
+  boolean isEmpty() {
+    return fieldIds.isEmpty();
+  }
+
+  Set<Integer> fieldIds() {
+    return Set.copyOf(fieldIds);
+  }
+
+  int[] fieldIdArray() {
+    return fieldIds.stream().mapToInt(Integer::intValue).toArray();
+  }
+
+  /**
+   * Upsert: every insert first deletes its key, and update-before rows are ignored; otherwise each
+   * delete and update-before row deletes the row it carries.
+   */
+  boolean upsert() {
+    return upsert;
+  }
+
+  /** The key columns of {@code schema}. */
+  Schema keySchema(Schema schema) {
+    return TypeUtil.select(schema, fieldIds);
+  }
+
+  /**
+   * The columns an equality delete file stores, as Iceberg's Flink sink: the key alone when
+   * upserting (an upsert knows only the new row, whose other columns may differ from the deleted
+   * one's), the whole row otherwise.
+   */
+  Schema rowSchema(Schema schema) {
+    return upsert ? keySchema(schema) : schema;
+  }
+
+  @Override
+  public String toString() {
+    return isEmpty() ? "none" : fieldIds + (upsert ? " (upsert)" : "");
+  }
+}
