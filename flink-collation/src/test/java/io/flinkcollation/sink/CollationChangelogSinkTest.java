@@ -14,7 +14,6 @@ import io.flinkcollation.testing.DataFileRows;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -28,8 +27,6 @@ import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.functions.RichFlatMapFunction;
 import org.apache.flink.api.common.state.CheckpointListener;
 import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.PipelineOptions;
-import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -168,7 +165,8 @@ class CollationChangelogSinkTest {
           && FAILURES_LEFT.getAndDecrement() > 0) {
         throw new IllegalStateException("Injected failure after " + seen + " steps");
       }
-      Thread.sleep(1);
+      // Slow until a checkpoint completed, so that every attempt fails after a commit.
+      Thread.sleep(seenAtCheckpoint < 0 ? 5 : 1);
       long key = step % KEYS;
       int version = (int) (step / KEYS);
       if (version == 0 || deletes(version - 1)) {
@@ -248,15 +246,7 @@ class CollationChangelogSinkTest {
         .addMetric("city")
         .commit();
 
-    Configuration configuration = new Configuration();
-    configuration.set(PipelineOptions.GENERIC_TYPES, false);
-    configuration.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
-    configuration.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 5);
-    configuration.set(
-        RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(50));
-    StreamExecutionEnvironment env =
-        StreamExecutionEnvironment.getExecutionEnvironment(configuration);
-    env.enableCheckpointing(250);
+    StreamExecutionEnvironment env = CollationSinkRecoveryTest.environment(new Configuration());
     // One source subtask keeps each key's changes in order; the sink routes them by key.
     DataStream<RowData> changes =
         env.fromSequence(0, STEPS - 1)
@@ -273,7 +263,7 @@ class CollationChangelogSinkTest {
         .append();
     env.execute();
 
-    assertThat(FAILURES_LEFT.get()).as("the job failed and recovered").isLessThanOrEqualTo(1);
+    assertThat(FAILURES_LEFT.get()).as("both failures happened").isLessThanOrEqualTo(0);
     assertThat(tableRows(table)).isEqualTo(expected());
     assertThat(commits(table)).as("a key changes across many commits").isGreaterThan(3);
 

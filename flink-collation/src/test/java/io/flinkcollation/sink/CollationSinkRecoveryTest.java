@@ -113,7 +113,8 @@ class CollationSinkRecoveryTest {
     }
   }
 
-  private StreamExecutionEnvironment environment(Configuration configuration) {
+  /** Checkpoints every 300 ms, restarts five times, no Kryo; parallelism 2. */
+  static StreamExecutionEnvironment environment(Configuration configuration) {
     // Every record and state of the sink has its own serializer: no Kryo fallback anywhere.
     configuration.set(PipelineOptions.GENERIC_TYPES, false);
     configuration.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");

@@ -220,7 +220,8 @@ class SerializersTest {
     assertThat(copy.jobId()).isEqualTo("job-1");
     assertThat(copy.pending().keySet()).containsExactly(5L, 7L);
     assertSameFile(copy.pending().get(7L).get(1).dataFiles().get(1), file("d", 4));
-    assertThat(copy.pendingAfter(5L)).hasSize(2);
+    assertThat(copy.pendingAfter(5L).keySet()).containsExactly(7L);
+    assertThat(copy.pendingAfter(5L).get(7L)).hasSize(2);
     assertThat(roundTrip(CommitterStateSerializer.INSTANCE, new CommitterState("j", Map.of())))
         .isEqualTo(new CommitterState("j", Map.of()));
   }
