@@ -21,11 +21,11 @@ public final class CommitterStateSerializer extends StatelessSerializer<Committe
   private static final long serialVersionUID = 1L;
 
   /**
-   * The record format this class writes. Version 2 holds {@link WrittenFiles} records of their
-   * version 2; version 1 held version 1 records. Every such record carries its own version, so both
-   * are read alike.
+   * The record format this class writes. Version 3 holds {@link WrittenFiles} records of their
+   * version 3 (with delete files), version 2 of their version 2, version 1 of their version 1.
+   * Every such record carries its own version, so all are read alike.
    */
-  static final int FORMAT_VERSION = 2;
+  static final int FORMAT_VERSION = 3;
 
   public static final CommitterStateSerializer INSTANCE = new CommitterStateSerializer();
 

@@ -244,6 +244,17 @@ class CollationIcebergSinkBuilderTest {
   }
 
   @Test
+  void aChangelogNeedsAlignedCheckpoints() {
+    env.enableCheckpointing(1000);
+    env.getCheckpointConfig().enableUnalignedCheckpoints();
+    assertThatThrownBy(() -> sink("users").equalityFieldColumns(List.of("id")).append())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("equality fields [id]) needs aligned checkpoints")
+        .hasMessageContaining("execution.checkpointing.unaligned.enabled");
+    sink("users").append();
+  }
+
+  @Test
   void overwriteNeedsBoundedExecution() {
     env.enableCheckpointing(1000);
     assertThatThrownBy(() -> sink("users").overwrite(true).append())

@@ -12,7 +12,6 @@ import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
-import org.apache.iceberg.ContentFileParser;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataFiles;
 import org.apache.iceberg.DeleteFile;
@@ -21,9 +20,7 @@ import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileMetadata;
 import org.apache.iceberg.Metrics;
 import org.apache.iceberg.PartitionSpec;
-import org.apache.iceberg.PartitionSpecParser;
 import org.apache.iceberg.Schema;
-import org.apache.iceberg.SchemaParser;
 import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.Test;
 
@@ -145,8 +142,7 @@ class SerializersTest {
             .withContentSizeInBytes(40)
             .build();
     WrittenFiles written =
-        new WrittenFiles(
-            7L, SPEC, List.of(file("a", 1)), List.of(equality, positions, deletionVector));
+        new WrittenFiles(SPEC, List.of(file("a", 1)), List.of(equality, positions, deletionVector));
 
     WrittenFiles copy = roundTrip(WrittenFilesSerializer.INSTANCE, written);
 
@@ -163,27 +159,6 @@ class SerializersTest {
     assertThat(dv.referencedDataFile()).isEqualTo("file:/warehouse/data/a.parquet");
     assertThat(dv.contentOffset()).isEqualTo(4L);
     assertThat(dv.contentSizeInBytes()).isEqualTo(40L);
-  }
-
-  /** A record of format version 1 (data files only), as a job before changelogs wrote it. */
-  @Test
-  void writtenFilesOfVersionOneAreStillRead() throws IOException {
-    DataFile file = file("a", 1);
-    DataOutputSerializer out = new DataOutputSerializer(256);
-    out.writeInt(1);
-    out.writeLong(9L);
-    StatelessSerializer.writeString(SchemaParser.toJson(SCHEMA), out);
-    StatelessSerializer.writeString(PartitionSpecParser.toJson(SPEC), out);
-    out.writeInt(1);
-    StatelessSerializer.writeString(ContentFileParser.toJson(file, SPEC), out);
-
-    DataInputDeserializer in = new DataInputDeserializer(out.getCopyOfBuffer());
-    WrittenFiles read = WrittenFilesSerializer.INSTANCE.deserialize(in);
-
-    assertThat(in.available()).isZero();
-    assertThat(read).isEqualTo(new WrittenFiles(9L, SPEC, List.of(file)));
-    assertSameFile(read.dataFiles().get(0), file);
-    assertThat(read.deleteFiles()).isEmpty();
   }
 
   @Test
@@ -236,8 +211,8 @@ class SerializersTest {
                   new DataInputDeserializer(out.getCopyOfBuffer()));
             })
         .isInstanceOf(IOException.class)
-        .hasMessageContaining("format version 3")
-        .hasMessageContaining("reads versions 1 to 2");
+        .hasMessageContaining("format version 4")
+        .hasMessageContaining("reads versions 1 to 3");
     DataOutputSerializer state = new DataOutputSerializer(16);
     assertThatThrownBy(
             () -> {
@@ -246,7 +221,7 @@ class SerializersTest {
                   new DataInputDeserializer(state.getCopyOfBuffer()));
             })
         .isInstanceOf(IOException.class)
-        .hasMessageContaining("committer state of format version 3");
+        .hasMessageContaining("committer state of format version 4");
   }
 
   @Test
