@@ -20,6 +20,7 @@ import java.util.stream.StreamSupport;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.functions.RichMapFunction;
 import org.apache.flink.api.common.state.CheckpointListener;
+import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.configuration.RestartStrategyOptions;
@@ -227,6 +228,52 @@ class CollationSinkRecoveryTest {
     second.execute();
 
     assertThat(committingJobs()).hasSize(2);
+    assertExactlyTheInputWithExactBounds();
+  }
+
+  /**
+   * The committer's state and the files in flight are restored into a job whose writers run at
+   * another parallelism (2, then 3): still exactly the input, with exact bounds.
+   */
+  @Test
+  void resumeFromASavepointAtAnotherWriterParallelism() throws Exception {
+    StreamExecutionEnvironment first = environment(new Configuration());
+    pipeline(first, Integer.MAX_VALUE);
+    JobClient job = first.executeAsync();
+    await(() -> snapshotCount() > 0, "a first commit");
+    String savepoint =
+        job.stopWithSavepoint(false, savepointDir.toUri().toString(), SavepointFormatType.CANONICAL)
+            .get(60, TimeUnit.SECONDS);
+    assertThat(CollationIcebergSinkTest.ids(table)).isNotEmpty().hasSizeLessThan(ROWS);
+
+    Configuration restore = new Configuration();
+    restore.set(StateRecoveryOptions.SAVEPOINT_PATH, savepoint);
+    StreamExecutionEnvironment second = environment(restore);
+    second.setParallelism(3);
+    pipeline(second, Integer.MAX_VALUE);
+    second.execute();
+
+    assertThat(committingJobs()).hasSize(2);
+    assertExactlyTheInputWithExactBounds();
+  }
+
+  /**
+   * Unaligned checkpoints: the files a writer hands over before a barrier may be checkpointed in
+   * flight, as channel state, and reach the committer only after its snapshot. With failures and
+   * restarts from such checkpoints, still exactly the input, with exact bounds.
+   */
+  @Test
+  void unalignedCheckpointsWithFailuresLoseNothingAndDuplicateNothing() throws Exception {
+    FAILURES_LEFT.set(2);
+    Configuration configuration = new Configuration();
+    configuration.set(CheckpointingOptions.ENABLE_UNALIGNED, true);
+    configuration.set(CheckpointingOptions.ALIGNED_CHECKPOINT_TIMEOUT, Duration.ZERO);
+    StreamExecutionEnvironment env = environment(configuration);
+    pipeline(env, 50);
+    env.execute();
+
+    assertThat(FAILURES_LEFT.get()).as("both failures happened").isLessThanOrEqualTo(0);
+    assertThat(snapshotCount()).as("commits at checkpoints, not only at the end").isGreaterThan(1);
     assertExactlyTheInputWithExactBounds();
   }
 
