@@ -268,6 +268,22 @@ public final class TableCollations implements Serializable {
    * last-column-id): annotated fields exist and are strings, metric ids are not columns.
    */
   void validateSchema(Schema schema) {
+    validateFields(schema);
+    for (CollationMetric metric : metricsById.values()) {
+      Types.NestedField column = schema.findField(metric.id());
+      Preconditions.checkArgument(
+          column == null,
+          "Collation %s collides with column '%s'; metric ids must be reserved, not columns",
+          metric,
+          column == null ? null : schema.findColumnName(metric.id()));
+    }
+  }
+
+  /**
+   * The annotated fields exist and are strings. Metric ids are not checked: writers and readers
+   * skip a metric whose id is not reserved ({@link ReservedMetricIds}) instead of failing.
+   */
+  public void validateFields(Schema schema) {
     for (FieldCollation field : fields.values()) {
       Types.NestedField column = schema.findField(field.fieldId());
       Preconditions.checkArgument(
@@ -281,14 +297,6 @@ public final class TableCollations implements Serializable {
           schema.findColumnName(field.fieldId()),
           field.fieldId(),
           column.type());
-    }
-    for (CollationMetric metric : metricsById.values()) {
-      Types.NestedField column = schema.findField(metric.id());
-      Preconditions.checkArgument(
-          column == null,
-          "Collation %s collides with column '%s'; metric ids must be reserved, not columns",
-          metric,
-          column == null ? null : schema.findColumnName(metric.id()));
     }
   }
 

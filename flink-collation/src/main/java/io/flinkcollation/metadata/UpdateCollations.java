@@ -4,17 +4,23 @@ import io.flinkcollation.api.PublicApi;
 import io.flinkcollation.collation.Collations;
 import io.flinkcollation.collation.Quoted;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
+import org.apache.iceberg.BaseTransaction;
 import org.apache.iceberg.HasTableOperations;
+import org.apache.iceberg.MetadataUpdate;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableOperations;
 import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.Transaction;
+import org.apache.iceberg.Transactions;
+import org.apache.iceberg.UpdateProperties;
+import org.apache.iceberg.UpdateSchema;
 import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
 import org.apache.iceberg.types.Type;
@@ -35,8 +41,9 @@ import org.apache.iceberg.util.Tasks;
  * }</pre>
  *
  * Columns are named by path: {@code name}, {@code address.city}, {@code tags.element}, {@code
- * attrs.key}, {@code attrs.value}. New metric ids are reserved by raising {@code last-column-id} in
- * the same commit (docs/design.md#metric-ids). Changes are re-applied to fresh metadata when a
+ * attrs.key}, {@code attrs.value}. New metric ids are reserved in the same commit through Iceberg's
+ * public schema updates, so the reservation survives every catalog, REST included, and is checked
+ * after the commit (docs/design.md#metric-ids). Changes are re-applied to fresh metadata when a
  * concurrent commit wins, as Iceberg retries its own commits.
  */
 @PublicApi
@@ -45,6 +52,9 @@ public final class UpdateCollations {
   private interface Change {
     void apply(Draft draft);
   }
+
+  /** Names of the placeholder columns that reserve metric ids; never in a committed schema. */
+  private static final String PLACEHOLDER_PREFIX = "_collation_metric_";
 
   private final Table table;
   private final List<Change> changes = new ArrayList<>();
@@ -163,6 +173,9 @@ public final class UpdateCollations {
             2.0)
         .onlyRetryOn(CommitFailedException.class)
         .run(taskOps -> committed[0] = commitOnce(taskOps));
+    if (!(table instanceof BaseTransaction.TransactionTable)) {
+      verifyReserved(ops);
+    }
     table.refresh();
     return committed[0];
   }
@@ -174,20 +187,111 @@ public final class UpdateCollations {
     if (draft.collations.equals(before) && draft.lastColumnId == base.lastColumnId()) {
       return before;
     }
-    TableMetadata.Builder updated = TableMetadata.buildFrom(base);
-    if (draft.lastColumnId > base.lastColumnId()) {
-      // Reserves the metric ids: a later addColumn allocates above them
-      // (docs/spec-notes.md#rules-followed).
-      updated.setCurrentSchema(base.schema(), draft.lastColumnId);
+    if (table instanceof BaseTransaction.TransactionTable) {
+      // Inside a caller's transaction: staged there, committed by the caller.
+      stage(table, base, draft);
+      return draft.collations;
     }
-    if (draft.collations.isEmpty()) {
-      updated.removeProperties(Collections.singleton(TableCollations.PROPERTY));
-    } else {
-      updated.setProperties(
-          Collections.singletonMap(TableCollations.PROPERTY, draft.collations.toJson()));
-    }
-    ops.commit(base, updated.build());
+    // A fresh transaction on exactly `base`: if a concurrent commit wins, Iceberg cannot replay the
+    // schema updates (their base is stale) and fails with CommitFailedException, so the retry
+    // above re-drafts the ids from the new metadata instead of declaring ids another column took.
+    Transaction transaction = Transactions.newTransaction(table.name(), ops);
+    stage(transaction.table(), base, draft);
+    transaction.commitTransaction();
     return draft.collations;
+  }
+
+  /**
+   * Stages the draft on {@code target} through public table updates only, so that every catalog
+   * applies it, a REST catalog included (docs/design.md#metric-ids). A REST commit sends updates,
+   * not metadata, and {@code add-schema} raises last-column-id only to the schema's highest field
+   * id. So new metric ids are reserved by adding one placeholder column per id (Iceberg assigns
+   * exactly the ids the draft declared) and deleting them again; the table keeps its columns and a
+   * historical schema with the placeholders. The collations property is set in the same commit.
+   */
+  private static void stage(Table target, TableMetadata base, Draft draft) {
+    if (draft.lastColumnId > base.lastColumnId()) {
+      Schema schema = base.schema();
+      // Deleting the placeholders returns to this schema. Had it been added in the same change
+      // set (a create transaction, or a schema update earlier in the caller's transaction), Iceberg
+      // would record that as "set the last added schema", which a REST server resolves to the
+      // placeholder schema.
+      Preconditions.checkArgument(
+          base.changes().stream()
+              .noneMatch(
+                  update ->
+                      update instanceof MetadataUpdate.AddSchema
+                          && ((MetadataUpdate.AddSchema) update).schema().schemaId()
+                              == schema.schemaId()),
+          "Cannot add collation metrics to %s in the transaction that creates it or changes its"
+              + " schema: commit that first, then declare the metrics",
+          target.name());
+      Map<Integer, String> placeholders = new TreeMap<>();
+      for (int id = base.lastColumnId() + 1; id <= draft.lastColumnId; id++) {
+        String name = PLACEHOLDER_PREFIX + id;
+        while (schema.caseInsensitiveFindField(name) != null) {
+          name = name + "_";
+        }
+        placeholders.put(id, name);
+      }
+      UpdateSchema add = target.updateSchema();
+      placeholders.forEach(
+          (id, name) ->
+              add.addColumn(
+                  name,
+                  Types.BooleanType.get(),
+                  "Reserves collation metric id " + id + "; deleted in the same commit"));
+      add.commit();
+      Schema reserved = target.schema();
+      placeholders.forEach(
+          (id, name) -> {
+            Types.NestedField placeholder = reserved.findField(name);
+            if (placeholder == null || placeholder.fieldId() != id) {
+              throw new IllegalStateException(
+                  String.format(
+                      "Cannot reserve collation metric id %s of table %s: Iceberg assigned %s to"
+                          + " the placeholder column; nothing was committed",
+                      id, target.name(), placeholder == null ? "nothing" : placeholder.fieldId()));
+            }
+          });
+      UpdateSchema delete = target.updateSchema();
+      placeholders.values().forEach(delete::deleteColumn);
+      delete.commit();
+    }
+    UpdateProperties properties = target.updateProperties();
+    if (draft.collations.isEmpty()) {
+      properties.remove(TableCollations.PROPERTY);
+    } else {
+      properties.set(TableCollations.PROPERTY, draft.collations.toJson());
+    }
+    properties.commit();
+  }
+
+  /**
+   * Checks the committed metadata: every declared metric id must be reserved and not a column.
+   * Should a catalog have lost the reservation, the unreserved metrics are removed again (a table
+   * never keeps a metric whose id a new column could take) and the commit fails.
+   */
+  private void verifyReserved(TableOperations ops) {
+    TableMetadata committed = ops.refresh();
+    ReservedMetricIds reserved = ReservedMetricIds.of(committed);
+    TableCollations declared = TableCollations.fromProperties(committed.properties());
+    TableCollations kept = withoutUnreservedMetrics(declared, reserved);
+    if (kept.equals(declared)) {
+      return;
+    }
+    List<String> problems = new ArrayList<>();
+    for (CollationMetric metric : declared.metrics().values()) {
+      reserved.problem(metric.id()).ifPresent(problem -> problems.add(metric + ": " + problem));
+    }
+    table.updateProperties().set(TableCollations.PROPERTY, kept.toJson()).commit();
+    table.refresh();
+    throw new IllegalStateException(
+        String.format(
+            "The catalog of table %s did not keep the reservation of collation metric ids"
+                + " (last-column-id is %s after the commit): %s. These metrics were removed again;"
+                + " the catalog must apply Iceberg's add-schema update with the schema's field ids",
+            table.name(), reserved.lastColumnId(), problems));
   }
 
   private Draft draft(TableMetadata base) {
@@ -218,8 +322,11 @@ public final class UpdateCollations {
     Draft(TableMetadata base) {
       this.schema = base.schema();
       // A dropped column's declaration is dead; every commit removes it (metric ids stay
-      // reserved: last-column-id never goes down).
-      this.collations = TableCollations.fromProperties(base.properties()).forSchema(schema);
+      // reserved: last-column-id never goes down). So is a metric whose id is not reserved.
+      this.collations =
+          withoutUnreservedMetrics(
+              TableCollations.fromProperties(base.properties()).forSchema(schema),
+              ReservedMetricIds.of(base));
       this.lastColumnId = base.lastColumnId();
     }
 
@@ -306,6 +413,23 @@ public final class UpdateCollations {
           stringPaths(schema));
       return field.fieldId();
     }
+  }
+
+  /**
+   * A metric whose id is a column or above last-column-id (declared by an older release on a
+   * catalog that lost the reservation, or by hand) is never used; the next commit removes it.
+   * {@link #addMetric} declares a replacement under a freshly reserved id.
+   */
+  private static TableCollations withoutUnreservedMetrics(
+      TableCollations stored, ReservedMetricIds reserved) {
+    TableCollations kept = stored;
+    for (FieldCollation field : stored.fields().values()) {
+      List<CollationMetric> metrics = new ArrayList<>(field.metrics());
+      if (metrics.removeIf(m -> !reserved.isUsable(m.id()))) {
+        kept = kept.with(field.withMetrics(metrics));
+      }
+    }
+    return kept;
   }
 
   /** Paths of every string position, as {@link Schema#findField(String)} accepts them. */

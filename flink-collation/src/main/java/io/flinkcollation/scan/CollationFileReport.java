@@ -1,6 +1,7 @@
 package io.flinkcollation.scan;
 
 import io.flinkcollation.api.PublicApi;
+import io.flinkcollation.metadata.ReservedMetricIds;
 import io.flinkcollation.metadata.TableCollations;
 import io.flinkcollation.stats.CollationBounds;
 import io.flinkcollation.stats.CollationStats;
@@ -50,7 +51,10 @@ public final class CollationFileReport {
   /** One report per data file of the table's current snapshot, in planning order. */
   public static List<CollationFileReport> collect(Table table) {
     Preconditions.checkArgument(table != null, "Cannot report on files: table is null");
-    Set<Integer> metricIds = TableCollations.fromTable(table).metrics().keySet();
+    // Bounds under an unreserved id may be a column's: they are not collation facts.
+    ReservedMetricIds reserved = ReservedMetricIds.of(table);
+    Set<Integer> metricIds = new TreeSet<>(TableCollations.fromTable(table).metrics().keySet());
+    metricIds.removeIf(id -> !reserved.isUsable(id));
     List<CollationFileReport> reports = new ArrayList<>();
     // includeColumnStats() keeps the metric ids' bounds (docs/design.md#bounds).
     try (CloseableIterable<FileScanTask> tasks = table.newScan().includeColumnStats().planFiles()) {

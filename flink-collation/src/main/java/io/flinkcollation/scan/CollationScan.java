@@ -2,6 +2,7 @@ package io.flinkcollation.scan;
 
 import io.flinkcollation.api.PublicApi;
 import io.flinkcollation.metadata.CollationMetric;
+import io.flinkcollation.metadata.ReservedMetricIds;
 import io.flinkcollation.metadata.TableCollations;
 import io.flinkcollation.scan.FileDecision.Reason;
 import io.flinkcollation.stats.CollationBounds;
@@ -45,12 +46,19 @@ public final class CollationScan {
   private final Table table;
   private final Schema schema;
   private final TableCollations collations;
+  private final ReservedMetricIds reserved;
   private final Long snapshotId;
 
-  private CollationScan(Table table, Schema schema, TableCollations collations, Long snapshotId) {
+  private CollationScan(
+      Table table,
+      Schema schema,
+      TableCollations collations,
+      ReservedMetricIds reserved,
+      Long snapshotId) {
     this.table = table;
     this.schema = schema;
     this.collations = collations;
+    this.reserved = reserved;
     this.snapshotId = snapshotId;
   }
 
@@ -65,7 +73,7 @@ public final class CollationScan {
           collations.unreadableMessage(
               table.name(), "is scanned without collation pruning on the columns concerned"));
     }
-    return new CollationScan(table, schema, collations, null);
+    return new CollationScan(table, schema, collations, ReservedMetricIds.of(table), null);
   }
 
   /**
@@ -75,7 +83,7 @@ public final class CollationScan {
   public CollationScan useSnapshot(long id) {
     Preconditions.checkArgument(
         table.snapshot(id) != null, "Cannot scan table %s: it has no snapshot %s", table, id);
-    return new CollationScan(table, schema, collations, id);
+    return new CollationScan(table, schema, collations, reserved, id);
   }
 
   /**
@@ -102,6 +110,8 @@ public final class CollationScan {
         everyFile = Reason.COLLATION_UNAVAILABLE;
       } else if (column.usableMetric().isEmpty()) {
         everyFile = Reason.NO_MATCHING_METRIC;
+      } else if (!reserved.isUsable(column.usableMetric().get().id())) {
+        everyFile = Reason.METRIC_ID_NOT_RESERVED;
       } else {
         metric = column.usableMetric().get();
         // One comparator per planning call: comparators are not thread-safe.

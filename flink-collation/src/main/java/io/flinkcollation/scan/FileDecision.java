@@ -36,6 +36,12 @@ public final class FileDecision {
      */
     NO_MATCHING_METRIC,
     /**
+     * Scanned: the usable metric's id is not reserved (it is a column of the current schema, or
+     * above last-column-id), so bounds under it may be a column's; never used
+     * (docs/design.md#metric-ids).
+     */
+    METRIC_ID_NOT_RESERVED,
+    /**
      * Scanned: the file has no bounds for the usable metric (written before it was declared, by a
      * writer that could not produce them, or all of its values are null).
      */

@@ -1,0 +1,152 @@
+package io.flinkcollation.testing.catalog;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.iceberg.CatalogProperties;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.SupportsNamespaces;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.AlreadyExistsException;
+import org.apache.iceberg.flink.CatalogLoader;
+import org.apache.iceberg.flink.TableLoader;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+/**
+ * One warehouse per {@link TestCatalog} for a test class: a Hadoop directory, a sqlite JDBC
+ * catalog, and Iceberg's REST catalog server on 127.0.0.1 (started before the class, stopped
+ * after). Gives each catalog's options the way a user writes them, for Iceberg's {@link
+ * CatalogLoader} and for Flink SQL's {@code CREATE CATALOG}.
+ */
+public final class CatalogMatrix implements BeforeAllCallback, AfterAllCallback {
+
+  /**
+   * Every catalog's name, in Java and in SQL ({@code CREATE CATALOG lake}): a JDBC catalog keeps
+   * its tables under its name.
+   */
+  public static final String NAME = "lake";
+
+  private Path directory;
+  private RestCatalogServerExtension restServer;
+  private final Map<TestCatalog, Catalog> catalogs = new EnumMap<>(TestCatalog.class);
+
+  @Override
+  public void beforeAll(ExtensionContext context) throws Exception {
+    directory = Files.createTempDirectory("catalog-matrix");
+    // The JDBC catalog's driver, registered from the tests' own class loader.
+    Class.forName("org.sqlite.JDBC");
+    restServer = new RestCatalogServerExtension(directory.resolve("rest"));
+    restServer.beforeAll(context);
+  }
+
+  @Override
+  public void afterAll(ExtensionContext context) throws Exception {
+    try {
+      for (Catalog catalog : catalogs.values()) {
+        if (catalog instanceof AutoCloseable) {
+          ((AutoCloseable) catalog).close();
+        }
+      }
+      catalogs.clear();
+      restServer.afterAll(context);
+    } finally {
+      deleteRecursively(directory);
+    }
+  }
+
+  /** The Iceberg catalog options of {@code kind}, as {@code CREATE CATALOG} takes them. */
+  public Map<String, String> options(TestCatalog kind) {
+    Map<String, String> options = new LinkedHashMap<>();
+    switch (kind) {
+      case HADOOP:
+        options.put("catalog-type", "hadoop");
+        options.put(CatalogProperties.WAREHOUSE_LOCATION, location("hadoop"));
+        break;
+      case JDBC:
+        options.put(CatalogProperties.CATALOG_IMPL, "org.apache.iceberg.jdbc.JdbcCatalog");
+        options.put(CatalogProperties.URI, "jdbc:sqlite:" + directory.resolve("jdbc-catalog.db"));
+        options.put("jdbc.schema-version", "V1");
+        options.put(CatalogProperties.WAREHOUSE_LOCATION, location("jdbc"));
+        break;
+      case REST:
+        options.put("catalog-type", "rest");
+        options.put(CatalogProperties.URI, restServer.uri().toString());
+        break;
+      default:
+        throw new IllegalArgumentException("Unknown catalog " + kind);
+    }
+    return options;
+  }
+
+  /** The options as a SQL {@code WITH} list: {@code 'k' = 'v', ...}. */
+  public String sqlOptions(TestCatalog kind) {
+    return options(kind).entrySet().stream()
+        .map(e -> String.format("'%s' = '%s'", e.getKey(), e.getValue()))
+        .collect(Collectors.joining(", "));
+  }
+
+  /** The loader Flink jobs use, as Iceberg's Flink catalog factory would build it. */
+  public CatalogLoader loader(TestCatalog kind) {
+    Map<String, String> options = options(kind);
+    switch (kind) {
+      case HADOOP:
+        return CatalogLoader.hadoop(NAME, new Configuration(), options);
+      case JDBC:
+        return CatalogLoader.custom(
+            NAME, options, new Configuration(), options.get(CatalogProperties.CATALOG_IMPL));
+      case REST:
+        return CatalogLoader.rest(NAME, new Configuration(), options);
+      default:
+        throw new IllegalArgumentException("Unknown catalog " + kind);
+    }
+  }
+
+  /** The catalog itself, one per class and kind. */
+  public Catalog catalog(TestCatalog kind) {
+    return catalogs.computeIfAbsent(kind, k -> loader(k).loadCatalog());
+  }
+
+  /** Creates {@code namespace} unless it exists. */
+  public void createNamespace(TestCatalog kind, Namespace namespace) {
+    Catalog catalog = catalog(kind);
+    if (catalog instanceof SupportsNamespaces) {
+      try {
+        // A mutable map: Iceberg's REST request builder looks up null keys in it.
+        ((SupportsNamespaces) catalog).createNamespace(namespace, new HashMap<>());
+      } catch (AlreadyExistsException exists) {
+        // Created by an earlier test.
+      }
+    }
+  }
+
+  public TableLoader tableLoader(TestCatalog kind, TableIdentifier identifier) {
+    return TableLoader.fromCatalog(loader(kind), identifier);
+  }
+
+  private String location(String name) {
+    return directory.resolve(name).toUri().toString();
+  }
+
+  private static void deleteRecursively(Path root) {
+    if (root == null || !Files.exists(root)) {
+      return;
+    }
+    try (Stream<Path> paths = Files.walk(root)) {
+      paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

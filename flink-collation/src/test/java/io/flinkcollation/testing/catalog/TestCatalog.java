@@ -1,0 +1,14 @@
+package io.flinkcollation.testing.catalog;
+
+/** The catalogs every catalog-dependent behaviour is tested on. */
+public enum TestCatalog {
+  /** Iceberg's Hadoop catalog: metadata files in a directory, committed by rename. */
+  HADOOP,
+  /** Iceberg's JDBC catalog on a sqlite database file. */
+  JDBC,
+  /**
+   * Iceberg's REST catalog client against Iceberg's REST catalog server: commits travel as a list
+   * of metadata updates, as with Polaris, Nessie, Gravitino, Lakekeeper and cloud catalogs.
+   */
+  REST
+}
