@@ -43,7 +43,7 @@ import org.apache.iceberg.types.Types;
  * #CATALOG_NAME}, {@link #CATALOG_TYPE}, {@link #CATALOG_DATABASE}, {@link #CATALOG_TABLE} and the
  * Iceberg catalog's own options such as {@code warehouse} or {@code uri}) plus the {@code
  * collation.<path>} options. As with Iceberg's connector, the first read or write creates the
- * Iceberg table if it does not exist, here with its collations declared in the creating commit; an
+ * Iceberg table if it does not exist, here with its collations declared right after creating it; an
  * existing table keeps its collations, and a {@code collation.<path>} option that disagrees with
  * them is an error rather than a silent change of someone else's table.
  */
