@@ -126,11 +126,16 @@ public final class UpdateCollations {
   /**
    * Repairs a {@code collations} property that cannot be read entirely (written by a tool that
    * damaged it, or by a newer version with keys this one does not know): keeps the declarations
-   * that can be read and drops the rest. Their metric ids stay reserved. Without it, a commit on
-   * such a property is refused, so that nothing is dropped unasked.
+   * that can be read and drops the rest. Their metric ids stay reserved. Also drops metrics whose
+   * id is not reserved (a column's id, or above last-column-id: docs/design.md#metric-ids); {@link
+   * #addMetric(String)} in the same commit declares them again under reserved ids. Without it, a
+   * commit on such a property is refused, so that nothing is dropped unasked.
    */
   public UpdateCollations repair() {
-    changes.add(draft -> draft.collations = draft.collations.readableOnly());
+    changes.add(
+        draft ->
+            draft.collations =
+                withoutUnreservedMetrics(draft.collations.readableOnly(), draft.reserved));
     return this;
   }
 
@@ -181,23 +186,25 @@ public final class UpdateCollations {
   }
 
   private TableCollations commitOnce(TableOperations ops) {
-    TableMetadata base = ops.refresh();
+    boolean inCallersTransaction = table instanceof BaseTransaction.TransactionTable;
+    // A fresh transaction, and the draft made on exactly its base (creating it refreshes): if a
+    // concurrent commit wins, Iceberg cannot replay the schema updates (their base is stale) and
+    // fails with CommitFailedException, so the retry above re-drafts the ids from the new metadata
+    // instead of declaring ids another column took.
+    Transaction transaction =
+        inCallersTransaction ? null : Transactions.newTransaction(table.name(), ops);
+    Table target = inCallersTransaction ? table : transaction.table();
+    TableMetadata base = ((HasTableOperations) target).operations().current();
     Draft draft = draft(base);
     TableCollations before = TableCollations.fromProperties(base.properties());
     if (draft.collations.equals(before) && draft.lastColumnId == base.lastColumnId()) {
       return before;
     }
-    if (table instanceof BaseTransaction.TransactionTable) {
-      // Inside a caller's transaction: staged there, committed by the caller.
-      stage(table, base, draft);
-      return draft.collations;
+    // Inside a caller's transaction the caller commits.
+    stage(target, base, draft);
+    if (transaction != null) {
+      transaction.commitTransaction();
     }
-    // A fresh transaction on exactly `base`: if a concurrent commit wins, Iceberg cannot replay the
-    // schema updates (their base is stale) and fails with CommitFailedException, so the retry
-    // above re-drafts the ids from the new metadata instead of declaring ids another column took.
-    Transaction transaction = Transactions.newTransaction(table.name(), ops);
-    stage(transaction.table(), base, draft);
-    transaction.commitTransaction();
     return draft.collations;
   }
 
@@ -317,16 +324,15 @@ public final class UpdateCollations {
   private static final class Draft {
     private final Schema schema;
     private TableCollations collations;
+    private final ReservedMetricIds reserved;
     private int lastColumnId;
 
     Draft(TableMetadata base) {
       this.schema = base.schema();
       // A dropped column's declaration is dead; every commit removes it (metric ids stay
-      // reserved: last-column-id never goes down). So is a metric whose id is not reserved.
-      this.collations =
-          withoutUnreservedMetrics(
-              TableCollations.fromProperties(base.properties()).forSchema(schema),
-              ReservedMetricIds.of(base));
+      // reserved: last-column-id never goes down).
+      this.collations = TableCollations.fromProperties(base.properties()).forSchema(schema);
+      this.reserved = ReservedMetricIds.of(base);
       this.lastColumnId = base.lastColumnId();
     }
 
@@ -416,9 +422,8 @@ public final class UpdateCollations {
   }
 
   /**
-   * A metric whose id is a column or above last-column-id (declared by an older release on a
-   * catalog that lost the reservation, or by hand) is never used; the next commit removes it.
-   * {@link #addMetric} declares a replacement under a freshly reserved id.
+   * Without the metrics whose id is a column or above last-column-id (declared by an older release
+   * on a catalog that lost the reservation, or by hand): such a metric is never used.
    */
   private static TableCollations withoutUnreservedMetrics(
       TableCollations stored, ReservedMetricIds reserved) {

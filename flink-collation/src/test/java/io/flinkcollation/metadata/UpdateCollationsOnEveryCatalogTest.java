@@ -3,6 +3,7 @@ package io.flinkcollation.metadata;
 import static org.apache.iceberg.types.Types.NestedField.optional;
 import static org.apache.iceberg.types.Types.NestedField.required;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.flinkcollation.collation.Collations;
 import io.flinkcollation.testing.catalog.CatalogMatrix;
@@ -118,8 +119,7 @@ class UpdateCollationsOnEveryCatalogTest {
 
   @ParameterizedTest
   @EnumSource(TestCatalog.class)
-  void metricsOfADamagedTableAreRemovedByTheNextCommitAndDeclaredAgainUnderReservedIds(
-      TestCatalog kind) {
+  void metricsOfADamagedTableAreRemovedByRepairAndDeclaredAgainUnderReservedIds(TestCatalog kind) {
     TableIdentifier id = create(kind, "damaged");
     // As an older release left it on a REST catalog: metric 3 is now column city, metric 9 is
     // above last-column-id 3.
@@ -139,8 +139,13 @@ class UpdateCollationsOnEveryCatalogTest {
     assertThat(check.problem(9))
         .hasValueSatisfying(p -> assertThat(p).contains("above last-column-id 3"));
 
-    // Any commit of collations repairs; addMetric declares the metric under a reserved id.
-    TableCollations repaired = UpdateCollations.of(load(kind, id)).addMetric("name").commit();
+    // Other changes are refused until repair() drops them; addMetric declares the metric again.
+    assertThatThrownBy(() -> UpdateCollations.of(load(kind, id)).dropMetric("name", 9).commit())
+        .hasMessageContaining("collides with column 'city'");
+    assertThat(metadata(kind, id).properties())
+        .containsEntry(TableCollations.PROPERTY, damaged.toJson());
+    TableCollations repaired =
+        UpdateCollations.of(load(kind, id)).repair().addMetric("name").commit();
     TableMetadata committed = metadata(kind, id);
     CollationMetric metric = repaired.field(2).orElseThrow().metrics().get(0);
     assertThat(repaired.field(2).orElseThrow().metrics()).hasSize(1);

@@ -400,7 +400,7 @@ class UpdateCollationsTest {
   }
 
   @Test
-  void aPropertyMetricWhoseIdIsAColumnIsRemovedByTheNextCommit() {
+  void rejectsAPropertyWhoseMetricIdIsAColumn() {
     int count = id("count");
     setCollationsProperty(
         "{\"fields\":[{\"field-id\":"
@@ -416,11 +416,10 @@ class UpdateCollationsTest {
                     .validate(reloaded.schema(), metadata().lastColumnId()))
         .hasMessageContaining("metric " + count + " ")
         .hasMessageContaining("collides with column 'count'");
-    // Never used, and the next commit removes it (docs/design.md#metric-ids).
-    TableCollations committed = UpdateCollations.of(reloaded).collate("tags.element", FR).commit();
-    assertThat(committed.metrics()).isEmpty();
-    assertThat(TableCollations.fromTable(reload())).isEqualTo(committed);
-    assertThat(committed.field(id("name")).orElseThrow().collation()).isEqualTo(CI);
+    assertRejectedWritingNothing(
+        () -> UpdateCollations.of(reloaded).collate("tags.element", FR).commit(),
+        "metric " + count + " ",
+        "collides with column 'count'");
   }
 
   @Test
@@ -442,7 +441,7 @@ class UpdateCollationsTest {
   }
 
   @Test
-  void aPropertyMetricWhoseIdIsNotReservedIsRemovedByTheNextCommit() {
+  void rejectsAPropertyWhoseMetricIdIsNotReserved() {
     int unreserved = metadata().lastColumnId() + 5;
     setCollationsProperty(
         "{\"fields\":[{\"field-id\":2,\"collation\":\"icu.en_US-ci\",\"collation-metrics\":"
@@ -450,9 +449,10 @@ class UpdateCollationsTest {
             + unreserved
             + ",\"collation\":\"icu.en_US-ci\",\"version\":\"1\"}]}]}");
 
-    TableCollations committed = UpdateCollations.of(reload()).collate("attrs.key", CI).commit();
-    assertThat(committed.metrics()).isEmpty();
-    assertThat(TableCollations.fromTable(reload())).isEqualTo(committed);
+    assertRejectedWritingNothing(
+        () -> UpdateCollations.of(reload()).collate("attrs.key", CI).commit(),
+        "metric " + unreserved + " ",
+        "is above last-column-id " + metadata().lastColumnId());
   }
 
   @Test
@@ -541,8 +541,7 @@ class UpdateCollationsTest {
 
   /**
    * The current schema is the created one; any other schema is a historical one that only adds the
-   * placeholder columns reserving metric ids (docs/design.md#metric-ids), never a metric id of a
-   * column the table has.
+   * placeholder columns reserving metric ids (docs/design.md#metric-ids).
    */
   private void assertSchemaUnchanged() {
     Table reloaded = reload();
