@@ -4,6 +4,7 @@ import io.flinkcollation.collation.Collation;
 import io.flinkcollation.collation.Collations;
 import io.flinkcollation.collation.PrimaryRanks;
 import io.flinkcollation.metadata.CollationMetric;
+import io.flinkcollation.metadata.ReservedMetricIds;
 import io.flinkcollation.metadata.TableCollations;
 import io.flinkcollation.stats.FileBoundsTracker;
 import java.util.ArrayList;
@@ -125,9 +126,22 @@ public final class CollationTaskWriterFactory {
               table.name(), "is written without bounds for the unreadable declarations"));
     }
     Map<String, Comparator<String>> comparators = new HashMap<>();
+    ReservedMetricIds reserved = ReservedMetricIds.of(table);
     int unsupported = 0;
     for (CollationMetric metric : collations.metrics().values()) {
       int fieldId = collations.fieldOfMetric(metric.id()).orElseThrow().fieldId();
+      Optional<String> unreserved = reserved.problem(metric.id());
+      if (unreserved.isPresent()) {
+        // Bounds under such an id would overwrite a column's own bounds, or a later column's.
+        LOG.warn(
+            "Collation {} of table {}: {}; files get no bounds for it. Repair:"
+                + " UpdateCollations.of(table).repair().addMetric(column).commit()",
+            metric,
+            table.name(),
+            unreserved.get());
+        unsupported++;
+        continue;
+      }
       Optional<Collation> collation = resolve(metric);
       if (collation.isEmpty()) {
         unsupported++;
@@ -287,14 +301,27 @@ public final class CollationTaskWriterFactory {
   }
 
   /**
-   * The ids a committed file may carry stats under: every column id the table has had, and every
-   * collation metric it declares now. A metric dropped while files were written is in neither, so
-   * committers keep only these ({@code CollationStats.retainBounds}).
+   * The ids a committed file may carry stats under: the columns of the current schema, and the
+   * collation metrics the table declares now under reserved ids. A metric dropped while files were
+   * written is neither, so committers keep only these ({@code CollationStats.retainBounds}). A
+   * declared metric whose id is a column (a table damaged by a lost reservation) is neither too:
+   * bounds under that id may be collation bounds passing for the column's, so they are dropped,
+   * which costs only Iceberg's pruning on that column (docs/design.md#metric-ids). Older schemas do
+   * not count: they hold the placeholder columns that reserved metric ids.
    */
   public static IntPredicate knownStatIds(Table table) {
-    Set<Integer> known = new HashSet<>(TableCollations.fromTable(table).metrics().keySet());
-    for (Schema schema : table.schemas().values()) {
-      known.addAll(TypeUtil.indexById(schema.asStruct()).keySet());
+    Set<Integer> metrics = TableCollations.fromTable(table).metrics().keySet();
+    ReservedMetricIds reserved = ReservedMetricIds.of(table);
+    Set<Integer> known = new HashSet<>();
+    for (Integer id : metrics) {
+      if (reserved.isUsable(id)) {
+        known.add(id);
+      }
+    }
+    for (Integer id : TypeUtil.indexById(table.schema().asStruct()).keySet()) {
+      if (!metrics.contains(id)) {
+        known.add(id);
+      }
     }
     return known::contains;
   }

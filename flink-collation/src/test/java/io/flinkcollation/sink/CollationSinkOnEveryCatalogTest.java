@@ -188,11 +188,11 @@ class CollationSinkOnEveryCatalogTest {
     List<DataFile> files = CollationBoundsAssert.dataFiles(table);
     assertThat(files).hasSize(2);
     for (DataFile file : files) {
-      String extra = DataFileRows.read(table, file).get(0).getField("extra").toString();
-      assertThat(CollationStats.decode(file.lowerBounds().get(4)))
-          .as("column extra keeps its own bounds; no collation bounds written over them")
-          .isEqualTo(extra);
-      assertThat(CollationStats.decode(file.upperBounds().get(4))).isEqualTo(extra);
+      // Bounds under the damaged id could be name's collation bounds passing for extra's: the
+      // committer keeps none there (costing only Iceberg's pruning on extra).
+      assertThat(file.lowerBounds()).doesNotContainKey(4).containsKey(3);
+      assertThat(file.upperBounds()).doesNotContainKey(4);
+      assertThat(file.valueCounts()).containsKey(4);
     }
     PrunedFiles planned =
         CollationScan.of(table).planFiles(CollationPredicate.equal("name", "apple"));
