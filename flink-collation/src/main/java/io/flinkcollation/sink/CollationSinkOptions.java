@@ -1,6 +1,7 @@
 package io.flinkcollation.sink;
 
 import java.util.Collections;
+import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import org.apache.flink.annotation.PublicEvolving;
@@ -42,33 +43,42 @@ public final class CollationSinkOptions {
                   + " columns.");
 
   /**
-   * Iceberg's Flink write options that the collation sink honours: the file format and size, the
-   * compression, overwrite, the writer parallelism, {@code upsert-enabled} (with equality fields),
-   * and {@code branch} at its default ({@code main}).
+   * Iceberg's Flink write options that shape the written files and the write itself: the file
+   * format and size, the compression, overwrite and the writer parallelism. SQL tables accept them
+   * as table options; the builder as {@code set(key, value)}.
    */
-  public static final Set<String> HONOURED =
-      keys(
+  public static final List<ConfigOption<?>> FILE_WRITE_OPTIONS =
+      List.of(
           FlinkWriteOptions.WRITE_FORMAT,
           FlinkWriteOptions.TARGET_FILE_SIZE_BYTES,
           FlinkWriteOptions.COMPRESSION_CODEC,
           FlinkWriteOptions.COMPRESSION_LEVEL,
           FlinkWriteOptions.COMPRESSION_STRATEGY,
           FlinkWriteOptions.OVERWRITE_MODE,
-          FlinkWriteOptions.WRITE_PARALLELISM,
-          FlinkWriteOptions.WRITE_UPSERT_ENABLED,
-          FlinkWriteOptions.BRANCH);
+          FlinkWriteOptions.WRITE_PARALLELISM);
+
+  /**
+   * Iceberg's Flink write options that the collation sink honours: {@link #FILE_WRITE_OPTIONS},
+   * {@code upsert-enabled} (with equality fields), and {@code branch} at its default ({@code
+   * main}).
+   */
+  public static final Set<String> HONOURED =
+      keys(
+          FILE_WRITE_OPTIONS,
+          List.of(FlinkWriteOptions.WRITE_UPSERT_ENABLED, FlinkWriteOptions.BRANCH));
 
   /** Iceberg's Flink write options the collation sink does not implement; refused when set. */
   static final Set<String> NOT_SUPPORTED =
       keys(
-          FlinkWriteOptions.DISTRIBUTION_MODE,
-          FlinkWriteOptions.RANGE_DISTRIBUTION_STATISTICS_TYPE,
-          FlinkWriteOptions.RANGE_DISTRIBUTION_SORT_KEY_BASE_WEIGHT,
-          FlinkWriteOptions.COMPACTION_ENABLE,
-          FlinkWriteOptions.EXPIRE_SNAPSHOTS_ENABLE,
-          FlinkWriteOptions.DELETE_ORPHAN_FILES_ENABLE,
-          FlinkWriteOptions.TABLE_REFRESH_INTERVAL,
-          FlinkWriteOptions.UID_SUFFIX);
+          List.of(
+              FlinkWriteOptions.DISTRIBUTION_MODE,
+              FlinkWriteOptions.RANGE_DISTRIBUTION_STATISTICS_TYPE,
+              FlinkWriteOptions.RANGE_DISTRIBUTION_SORT_KEY_BASE_WEIGHT,
+              FlinkWriteOptions.COMPACTION_ENABLE,
+              FlinkWriteOptions.EXPIRE_SNAPSHOTS_ENABLE,
+              FlinkWriteOptions.DELETE_ORPHAN_FILES_ENABLE,
+              FlinkWriteOptions.TABLE_REFRESH_INTERVAL,
+              FlinkWriteOptions.UID_SUFFIX));
 
   private CollationSinkOptions() {}
 
@@ -81,11 +91,14 @@ public final class CollationSinkOptions {
     return key.startsWith(PREFIX) || HONOURED.contains(key) || NOT_SUPPORTED.contains(key);
   }
 
-  private static Set<String> keys(ConfigOption<?>... options) {
+  @SafeVarargs
+  private static Set<String> keys(List<ConfigOption<?>>... optionLists) {
     Set<String> keys = new TreeSet<>();
-    for (ConfigOption<?> option : options) {
-      keys.add(option.key());
-      option.fallbackKeys().forEach(fallback -> keys.add(fallback.getKey()));
+    for (List<ConfigOption<?>> options : optionLists) {
+      for (ConfigOption<?> option : options) {
+        keys.add(option.key());
+        option.fallbackKeys().forEach(fallback -> keys.add(fallback.getKey()));
+      }
     }
     return Collections.unmodifiableSet(keys);
   }

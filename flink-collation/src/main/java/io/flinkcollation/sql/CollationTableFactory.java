@@ -2,7 +2,6 @@ package io.flinkcollation.sql;
 
 import io.flinkcollation.metadata.TableCollations;
 import io.flinkcollation.sink.CollationSinkOptions;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -114,15 +113,7 @@ public class CollationTableFactory implements DynamicTableSinkFactory, DynamicTa
     options.add(CATALOG_TABLE);
     options.add(CollationSinkOptions.MAX_BOUND_LENGTH);
     options.add(CollationSinkOptions.DECLARE_RUNNING_VERSIONS);
-    options.addAll(
-        Arrays.asList(
-            FlinkWriteOptions.WRITE_FORMAT,
-            FlinkWriteOptions.TARGET_FILE_SIZE_BYTES,
-            FlinkWriteOptions.COMPRESSION_CODEC,
-            FlinkWriteOptions.COMPRESSION_LEVEL,
-            FlinkWriteOptions.COMPRESSION_STRATEGY,
-            FlinkWriteOptions.OVERWRITE_MODE,
-            FlinkWriteOptions.WRITE_PARALLELISM));
+    options.addAll(CollationSinkOptions.FILE_WRITE_OPTIONS);
     return options;
   }
 
