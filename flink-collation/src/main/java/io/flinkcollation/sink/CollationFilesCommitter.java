@@ -2,9 +2,11 @@ package io.flinkcollation.sink;
 
 import io.flinkcollation.stats.CollationStats;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Consumer;
 import java.util.function.IntPredicate;
@@ -22,8 +24,10 @@ import org.apache.iceberg.DataFile;
 import org.apache.iceberg.ReplacePartitions;
 import org.apache.iceberg.RowDelta;
 import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.SnapshotAncestryValidator;
 import org.apache.iceberg.SnapshotUpdate;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.exceptions.ValidationException;
 import org.apache.iceberg.flink.TableLoader;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -39,7 +43,8 @@ import org.slf4j.LoggerFactory;
  * others committed, so nothing is committed twice and nothing is lost. Bounded input commits at end
  * of input. A changelog's delete files commit in a row delta per checkpoint (see {@link
  * #commitUpTo}). Before each commit, bounds under ids the table no longer knows (a collation metric
- * dropped while the job ran) are removed from the files. Concurrent commits by other writers are
+ * dropped while the job ran) are removed from the files, and re-checked on each of Iceberg's commit
+ * attempts (see {@link #commit(List, String, long)}). Concurrent commits by other writers are
  * retried by Iceberg's snapshot producer ({@code commit.retry.*} table properties).
  */
 final class CollationFilesCommitter extends AbstractStreamOperator<Void>
@@ -52,6 +57,9 @@ final class CollationFilesCommitter extends AbstractStreamOperator<Void>
   static final String MAX_COMMITTED = "flink.max-committed-checkpoint-id";
 
   private static final long NOTHING_COMMITTED = -1L;
+
+  /** Commits filtered again after the table's collation metrics changed under them. */
+  private static final int MAX_METRIC_CHANGE_ATTEMPTS = 5;
 
   /** The checkpoint id recorded for the commit at end of input. */
   static final long END_OF_INPUT = Long.MAX_VALUE;
@@ -191,8 +199,40 @@ final class CollationFilesCommitter extends AbstractStreamOperator<Void>
             commit(batches, commitJobId, checkpoint == last ? checkpointId : checkpoint));
   }
 
+  /**
+   * Commits the batches, keeping only bounds under ids the table knows (columns and declared,
+   * reserved metrics). Iceberg retries a commit that lost a race on fresh metadata without asking
+   * us again, so a metric dropped after we filtered would still arrive in the files. To close that
+   * window, a validator re-checks the kept ids against the metadata of each attempt (Iceberg runs
+   * it right after refreshing, on the metadata the attempt commits on) and fails the attempt when
+   * they no longer fit; we then filter again on the new metadata and commit anew.
+   */
   private void commit(List<WrittenFiles> batches, String commitJobId, long checkpointId) {
-    table.refresh();
+    for (int attempt = 1; ; attempt++) {
+      table.refresh();
+      KnownIdsValidator validator = new KnownIdsValidator(table);
+      try {
+        commit(batches, commitJobId, checkpointId, validator);
+        return;
+      } catch (ValidationException e) {
+        if (!validator.rejected() || attempt >= MAX_METRIC_CHANGE_ATTEMPTS) {
+          throw e;
+        }
+        LOG.info(
+            "Table {}: collation metrics changed while committing checkpoint {}; filtering the"
+                + " bounds again (attempt {})",
+            table.name(),
+            checkpointId,
+            attempt + 1);
+      }
+    }
+  }
+
+  private void commit(
+      List<WrittenFiles> batches,
+      String commitJobId,
+      long checkpointId,
+      KnownIdsValidator validator) {
     IntPredicate known = CollationTaskWriterFactory.knownStatIds(table);
     SnapshotUpdate<?> update;
     Consumer<DataFile> add;
@@ -220,13 +260,16 @@ final class CollationFilesCommitter extends AbstractStreamOperator<Void>
     int files = 0;
     for (WrittenFiles batch : batches) {
       for (DataFile file : batch.dataFiles()) {
-        add.accept(CollationStats.retainBounds(file, batch.spec(), known));
+        DataFile kept = CollationStats.retainBounds(file, batch.spec(), known);
+        validator.boundIds(kept);
+        add.accept(kept);
         files++;
       }
     }
     update.set(MAX_COMMITTED, Long.toString(checkpointId));
     update.set(JOB_ID, commitJobId);
     update.set(OPERATOR_ID, operatorId);
+    update.validateWith(validator);
     long start = System.nanoTime();
     update.commit();
     LOG.info(
@@ -239,6 +282,49 @@ final class CollationFilesCommitter extends AbstractStreamOperator<Void>
         checkpointId,
         commitJobId,
         (System.nanoTime() - start) / 1_000_000);
+  }
+
+  /**
+   * Fails a commit attempt whose metadata no longer knows an id the committed files carry bounds
+   * under. Iceberg's snapshot producer calls it after refreshing the table's operations for the
+   * attempt (its first one too: a metric may be dropped between our filtering and that refresh), so
+   * {@link CollationTaskWriterFactory#knownStatIds} on the table then reads exactly the metadata
+   * the attempt commits on.
+   */
+  static final class KnownIdsValidator implements SnapshotAncestryValidator {
+    private final Table table;
+    private final Set<Integer> ids = new HashSet<>();
+    private boolean rejected;
+
+    KnownIdsValidator(Table table) {
+      this.table = table;
+    }
+
+    void boundIds(DataFile file) {
+      if (file.lowerBounds() != null) {
+        ids.addAll(file.lowerBounds().keySet());
+      }
+      if (file.upperBounds() != null) {
+        ids.addAll(file.upperBounds().keySet());
+      }
+    }
+
+    @Override
+    public boolean validate(Iterable<Snapshot> ancestry) {
+      IntPredicate known = CollationTaskWriterFactory.knownStatIds(table);
+      rejected = !ids.stream().allMatch(known::test);
+      return !rejected;
+    }
+
+    /** Whether the last attempt it validated was refused. */
+    boolean rejected() {
+      return rejected;
+    }
+
+    @Override
+    public String errorMessage() {
+      return "a collation metric the files carry bounds under was dropped while committing";
+    }
   }
 
   /**

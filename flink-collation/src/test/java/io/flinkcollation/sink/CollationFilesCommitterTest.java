@@ -1,6 +1,7 @@
 package io.flinkcollation.sink;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.flinkcollation.metadata.TableCollations;
 import io.flinkcollation.metadata.UpdateCollations;
@@ -15,6 +16,7 @@ import java.util.stream.StreamSupport;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.runtime.jobgraph.OperatorID;
 import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
+import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataFiles;
 import org.apache.iceberg.FileFormat;
@@ -23,6 +25,7 @@ import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.exceptions.ValidationException;
 import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -286,6 +289,25 @@ class CollationFilesCommitterTest {
     assertThat(stripped.upperBounds().get(2)).isEqualTo(ByteBuffer.wrap("zoo".getBytes()));
     assertThat(stripped.valueCounts()).isEqualTo(kept.valueCounts());
     assertThat(stripped.recordCount()).isEqualTo(3);
+  }
+
+  @Test
+  void aCommitAttemptOnMetadataThatDroppedAMetricItsFilesCarryIsRefused() {
+    DataFile file = files(0, 1).dataFiles().get(0);
+    table.refresh();
+    CollationFilesCommitter.KnownIdsValidator validator =
+        new CollationFilesCommitter.KnownIdsValidator(table);
+    validator.boundIds(file);
+    AppendFiles append = table.newAppend().appendFile(file).validateWith(validator);
+    // Another writer drops the metric after the committer filtered, before Iceberg applies the
+    // append on the metadata it refreshes itself.
+    UpdateCollations.of(warehouse.load("t")).dropMetric("name", nameMetric).commit();
+
+    assertThatThrownBy(append::commit)
+        .isInstanceOf(ValidationException.class)
+        .hasMessageContaining("collation metric the files carry bounds under was dropped");
+    assertThat(validator.rejected()).isTrue();
+    assertThat(snapshots()).as("nothing committed").isEmpty();
   }
 
   @Test
