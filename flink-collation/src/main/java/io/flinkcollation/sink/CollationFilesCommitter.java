@@ -2,11 +2,9 @@ package io.flinkcollation.sink;
 
 import io.flinkcollation.stats.CollationStats;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Consumer;
 import java.util.function.IntPredicate;
@@ -24,7 +22,6 @@ import org.apache.iceberg.DataFile;
 import org.apache.iceberg.ReplacePartitions;
 import org.apache.iceberg.RowDelta;
 import org.apache.iceberg.Snapshot;
-import org.apache.iceberg.SnapshotAncestryValidator;
 import org.apache.iceberg.SnapshotUpdate;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.exceptions.ValidationException;
@@ -57,9 +54,6 @@ final class CollationFilesCommitter extends AbstractStreamOperator<Void>
   static final String MAX_COMMITTED = "flink.max-committed-checkpoint-id";
 
   private static final long NOTHING_COMMITTED = -1L;
-
-  /** Commits filtered again after the table's collation metrics changed under them. */
-  private static final int MAX_METRIC_CHANGE_ATTEMPTS = 5;
 
   /** The checkpoint id recorded for the commit at end of input. */
   static final long END_OF_INPUT = Long.MAX_VALUE;
@@ -203,19 +197,19 @@ final class CollationFilesCommitter extends AbstractStreamOperator<Void>
    * Commits the batches, keeping only bounds under ids the table knows (columns and declared,
    * reserved metrics). Iceberg retries a commit that lost a race on fresh metadata without asking
    * us again, so a metric dropped after we filtered would still arrive in the files. To close that
-   * window, a validator re-checks the kept ids against the metadata of each attempt (Iceberg runs
-   * it right after refreshing, on the metadata the attempt commits on) and fails the attempt when
-   * they no longer fit; we then filter again on the new metadata and commit anew.
+   * window, a {@link KnownStatIdsValidator} re-checks the kept ids against the metadata of each
+   * attempt and fails the attempt when they no longer fit; we then filter again on the new metadata
+   * and commit anew.
    */
   private void commit(List<WrittenFiles> batches, String commitJobId, long checkpointId) {
     for (int attempt = 1; ; attempt++) {
       table.refresh();
-      KnownIdsValidator validator = new KnownIdsValidator(table);
+      KnownStatIdsValidator validator = new KnownStatIdsValidator(table);
       try {
         commit(batches, commitJobId, checkpointId, validator);
         return;
       } catch (ValidationException e) {
-        if (!validator.rejected() || attempt >= MAX_METRIC_CHANGE_ATTEMPTS) {
+        if (!validator.rejected() || attempt >= KnownStatIdsValidator.MAX_ATTEMPTS) {
           throw e;
         }
         LOG.info(
@@ -232,7 +226,7 @@ final class CollationFilesCommitter extends AbstractStreamOperator<Void>
       List<WrittenFiles> batches,
       String commitJobId,
       long checkpointId,
-      KnownIdsValidator validator) {
+      KnownStatIdsValidator validator) {
     IntPredicate known = CollationTaskWriterFactory.knownStatIds(table);
     SnapshotUpdate<?> update;
     Consumer<DataFile> add;
@@ -282,49 +276,6 @@ final class CollationFilesCommitter extends AbstractStreamOperator<Void>
         checkpointId,
         commitJobId,
         (System.nanoTime() - start) / 1_000_000);
-  }
-
-  /**
-   * Fails a commit attempt whose metadata no longer knows an id the committed files carry bounds
-   * under. Iceberg's snapshot producer calls it after refreshing the table's operations for the
-   * attempt (its first one too: a metric may be dropped between our filtering and that refresh), so
-   * {@link CollationTaskWriterFactory#knownStatIds} on the table then reads exactly the metadata
-   * the attempt commits on.
-   */
-  static final class KnownIdsValidator implements SnapshotAncestryValidator {
-    private final Table table;
-    private final Set<Integer> ids = new HashSet<>();
-    private boolean rejected;
-
-    KnownIdsValidator(Table table) {
-      this.table = table;
-    }
-
-    void boundIds(DataFile file) {
-      if (file.lowerBounds() != null) {
-        ids.addAll(file.lowerBounds().keySet());
-      }
-      if (file.upperBounds() != null) {
-        ids.addAll(file.upperBounds().keySet());
-      }
-    }
-
-    @Override
-    public boolean validate(Iterable<Snapshot> ancestry) {
-      IntPredicate known = CollationTaskWriterFactory.knownStatIds(table);
-      rejected = !ids.stream().allMatch(known::test);
-      return !rejected;
-    }
-
-    /** Whether the last attempt it validated was refused. */
-    boolean rejected() {
-      return rejected;
-    }
-
-    @Override
-    public String errorMessage() {
-      return "a collation metric the files carry bounds under was dropped while committing";
-    }
   }
 
   /**

@@ -295,8 +295,7 @@ class CollationFilesCommitterTest {
   void aCommitAttemptOnMetadataThatDroppedAMetricItsFilesCarryIsRefused() {
     DataFile file = files(0, 1).dataFiles().get(0);
     table.refresh();
-    CollationFilesCommitter.KnownIdsValidator validator =
-        new CollationFilesCommitter.KnownIdsValidator(table);
+    KnownStatIdsValidator validator = new KnownStatIdsValidator(table);
     validator.boundIds(file);
     AppendFiles append = table.newAppend().appendFile(file).validateWith(validator);
     // Another writer drops the metric after the committer filtered, before Iceberg applies the
