@@ -70,7 +70,7 @@ class InspectTableTest {
             TableIdentifier.of("db", "users"), SCHEMA, PartitionSpec.unpartitioned());
     UpdateCollations.of(table)
         .collate("name", CI)
-        .addMetric("name", "0.0.0.0")
+        .addMetric("name", "0.0.0.1")
         .addMetric("name")
         .collate("tags.element", "icu.de_DE-ci-ai")
         .commit();
@@ -100,13 +100,13 @@ class InspectTableTest {
         .contains("Table db.users", "snapshot: " + table.currentSnapshot().snapshotId());
     List<String> lines = Arrays.asList(text.split("\n"));
     String header = line(lines, "COLUMN");
-    String staleRow = line(lines, "name", " " + stale.id() + " ", "0.0.0.0");
+    String staleRow = line(lines, "name", " " + stale.id() + " ", "0.0.0.1");
     String currentRow = line(lines, "name", " " + current.id() + " ", running);
     assertThat(staleRow).endsWith("no");
     assertThat(currentRow).endsWith("yes");
     assertThat(line(lines, "tags.element", "icu.de_DE-ci-ai")).contains(" - ");
     // Aligned: every cell starts under its header.
-    assertThat(staleRow.indexOf("0.0.0.0")).isEqualTo(header.indexOf("METRIC VERSION"));
+    assertThat(staleRow.indexOf("0.0.0.1")).isEqualTo(header.indexOf("METRIC VERSION"));
     assertThat(currentRow.lastIndexOf("yes")).isEqualTo(header.indexOf("SUPPORTED"));
 
     // One line per metric, in metric id order; the file's own cells only on its first line.
@@ -142,7 +142,7 @@ class InspectTableTest {
     assertThat(name.get("collation").asText()).isEqualTo(CI);
     assertThat(name.get("running-version").asText()).isEqualTo(Collations.resolve(CI).version());
     assertThat(name.get("metrics").get(0).get("id").asInt()).isEqualTo(stale.id());
-    assertThat(name.get("metrics").get(0).get("version").asText()).isEqualTo("0.0.0.0");
+    assertThat(name.get("metrics").get(0).get("version").asText()).isEqualTo("0.0.0.1");
     assertThat(name.get("metrics").get(0).get("supported").asBoolean()).isFalse();
     assertThat(name.get("metrics").get(1).get("id").asInt()).isEqualTo(current.id());
     assertThat(name.get("metrics").get(1).get("supported").asBoolean()).isTrue();

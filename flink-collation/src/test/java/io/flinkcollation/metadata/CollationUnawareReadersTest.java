@@ -108,7 +108,7 @@ class CollationUnawareReadersTest {
             .collate("name", CI)
             .addMetric("name")
             .collate("tags.element", FR)
-            .addMetric("tags.element", "0.0.0.0")
+            .addMetric("tags.element", "0.0.0.1")
             .collate("attrs.value", CI)
             .commit();
     int nameMetric =

@@ -159,16 +159,16 @@ class UpdateCollationsTest {
         .collate("name", CI)
         .collate("attrs.value", DE)
         .addMetric("name")
-        .addMetric("attrs.value", "0.0.0.0")
-        .addMetric("name", "0.0.0.0")
+        .addMetric("attrs.value", "0.0.0.1")
+        .addMetric("name", "0.0.0.1")
         .commit();
 
     TableCollations reloaded = TableCollations.fromTable(reload());
     assertThat(reloaded.field(id("name")).orElseThrow().metrics())
         .containsExactly(
-            CollationMetric.of(last + 1, CI, running), CollationMetric.of(last + 3, CI, "0.0.0.0"));
+            CollationMetric.of(last + 1, CI, running), CollationMetric.of(last + 3, CI, "0.0.0.1"));
     assertThat(reloaded.field(id("attrs.value")).orElseThrow().metrics())
-        .containsExactly(CollationMetric.of(last + 2, DE, "0.0.0.0"));
+        .containsExactly(CollationMetric.of(last + 2, DE, "0.0.0.1"));
     assertThat(metadata().lastColumnId()).isEqualTo(last + 3);
   }
 
@@ -178,7 +178,7 @@ class UpdateCollationsTest {
         .collate("address.city", DE)
         .addMetric("address.city")
         .collate("attrs.key", CI)
-        .addMetric("attrs.key", "0.0.0.0")
+        .addMetric("attrs.key", "0.0.0.1")
         .commit();
     Table reloaded = reload();
     TableCollations collations = TableCollations.fromTable(reloaded);

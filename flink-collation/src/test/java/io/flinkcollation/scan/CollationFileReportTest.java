@@ -29,7 +29,7 @@ class CollationFileReportTest {
     Table table = CollationTestTables.create(warehouse, "report");
     UpdateCollations.of(table)
         .collate("name", "icu.en_US-ci")
-        .addMetric("name", "0.0.0.0")
+        .addMetric("name", "0.0.0.1")
         .addMetric("name")
         .collate("tags.element", "icu.de_DE-ci-ai")
         .commit();
@@ -77,7 +77,7 @@ class CollationFileReportTest {
     Table table = CollationTestTables.create(warehouse, "columns");
     UpdateCollations.of(table)
         .collate("name", "icu.en_US-ai-ci")
-        .addMetric("name", "0.0.0.0")
+        .addMetric("name", "0.0.0.1")
         .addMetric("name")
         .collate("tags.element", "icu.de_DE-ci")
         .commit();
@@ -91,7 +91,7 @@ class CollationFileReportTest {
     assertThat(name.unresolvedReason()).isEmpty();
     assertThat(name.metrics())
         .extracting(CollationMetric::version)
-        .containsExactly("0.0.0.0", running);
+        .containsExactly("0.0.0.1", running);
     assertThat(name.metrics()).extracting(name::supports).containsExactly(false, true);
     assertThat(name.usableMetric()).contains(name.metrics().get(1));
 

@@ -86,7 +86,7 @@ class CollationScanPropertyTest {
     // A stale metric (another version) with garbage bounds in every file: it must never count.
     UpdateCollations.of(table)
         .collate("name", collation)
-        .addMetric("name", "0.0.0.0")
+        .addMetric("name", "0.0.0.1")
         .addMetric("name")
         .commit();
     CollationMetric usable = CollatedColumn.of(table, "name").usableMetric().orElseThrow();

@@ -219,9 +219,9 @@ class CollationScanTest {
   @Test
   void metricOfAnotherVersionNeverPrunes(@TempDir Path other) {
     Table old = create(other, "old");
-    UpdateCollations.of(old).collate("name", CI).addMetric("name", "0.0.0.0").commit();
+    UpdateCollations.of(old).collate("name", CI).addMetric("name", "0.0.0.1").commit();
     CollationMetric stale = TableCollations.fromTable(old).metrics().values().iterator().next();
-    // Bounds written under 0.0.0.0 that would prune 'apple' if they were used.
+    // Bounds written under 0.0.0.1 that would prune 'apple' if they were used.
     List<Record> rows = rows("apple", "Banana");
     append(old, rows, List.of(CollationBounds.of(stale.id(), "x", "y")));
 

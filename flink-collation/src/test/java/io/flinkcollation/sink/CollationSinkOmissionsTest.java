@@ -110,9 +110,9 @@ class CollationSinkOmissionsTest {
     UpdateCollations.of(table)
         .collate("name", "icu.en_US-ci")
         .addMetric("name")
-        .addMetric("name", "0.0.0.0")
+        .addMetric("name", "0.0.0.1")
         .collate("city", "icu.de_DE-ci-ai")
-        .addMetric("city", "0.0.0.0")
+        .addMetric("city", "0.0.0.1")
         .collate("word", "icu.sv_SE")
         .addMetric("word")
         .commit();

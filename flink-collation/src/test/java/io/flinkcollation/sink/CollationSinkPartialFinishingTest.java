@@ -173,7 +173,7 @@ class CollationSinkPartialFinishingTest {
                       BasicTypeInfo.INT_TYPE_INFO,
                       BasicTypeInfo.STRING_TYPE_INFO,
                       BasicTypeInfo.STRING_TYPE_INFO)))
-          .update(List.of(Tuple3.of(1000, "icu.en_US-ci", "0.0.0.0")));
+          .update(List.of(Tuple3.of(1000, "icu.en_US-ci", "0.0.0.1")));
     }
 
     @Override

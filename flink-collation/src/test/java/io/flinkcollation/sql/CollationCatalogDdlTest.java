@@ -159,7 +159,7 @@ class CollationCatalogDdlTest {
   void alterSetOnACollationWithoutARunningVersionMetricAddsOne() {
     sql.executeSql("CREATE TABLE lake.db.users (id BIGINT, name STRING)");
     // As another engine would leave it: a collation with a metric for a version we do not run.
-    UpdateCollations.of(load("users")).collate("name", EN_CI).addMetric("name", "0.0.0.0").commit();
+    UpdateCollations.of(load("users")).collate("name", EN_CI).addMetric("name", "0.0.0.1").commit();
 
     sql.executeSql("ALTER TABLE lake.db.users SET ('collation.name' = 'icu.en_US-ci')");
 
@@ -169,7 +169,7 @@ class CollationCatalogDdlTest {
             field ->
                 assertThat(field.metrics())
                     .extracting(CollationMetric::version)
-                    .containsExactly("0.0.0.0", Collations.resolve(EN_CI).version()));
+                    .containsExactly("0.0.0.1", Collations.resolve(EN_CI).version()));
   }
 
   @Test
