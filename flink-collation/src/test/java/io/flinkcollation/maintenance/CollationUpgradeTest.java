@@ -14,13 +14,13 @@ import io.flinkcollation.scan.PrunedFiles;
 import io.flinkcollation.sink.CollationIcebergSink;
 import io.flinkcollation.sink.TestWarehouse;
 import io.flinkcollation.testing.CollationBoundsAssert;
+import io.flinkcollation.testing.MiniClusters;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import org.apache.flink.api.common.RuntimeExecutionMode;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
@@ -47,13 +47,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class CollationUpgradeTest {
 
-  @RegisterExtension
-  static final MiniClusterExtension MINI_CLUSTER =
-      new MiniClusterExtension(
-          new MiniClusterResourceConfiguration.Builder()
-              .setNumberTaskManagers(1)
-              .setNumberSlotsPerTaskManager(2)
-              .build());
+  @RegisterExtension static final MiniClusterExtension MINI_CLUSTER = MiniClusters.withSlots(2);
 
   private static final Schema SCHEMA =
       new Schema(

@@ -7,12 +7,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.flinkcollation.collation.Collations;
 import io.flinkcollation.stats.CollationBounds;
 import io.flinkcollation.stats.CollationStats;
+import io.flinkcollation.testing.MiniClusters;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -47,13 +47,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class CollationUnawareReadersTest {
 
-  @RegisterExtension
-  static final MiniClusterExtension FLINK =
-      new MiniClusterExtension(
-          new MiniClusterResourceConfiguration.Builder()
-              .setNumberTaskManagers(1)
-              .setNumberSlotsPerTaskManager(1)
-              .build());
+  @RegisterExtension static final MiniClusterExtension FLINK = MiniClusters.withSlots(1);
 
   private static final String CI = "icu.en_US-ci";
   private static final String FR = "icu.fr_FR";

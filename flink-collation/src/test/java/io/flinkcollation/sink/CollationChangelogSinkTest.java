@@ -11,6 +11,7 @@ import io.flinkcollation.scan.FileDecision;
 import io.flinkcollation.scan.PrunedFiles;
 import io.flinkcollation.testing.CollationBoundsAssert;
 import io.flinkcollation.testing.DataFileRows;
+import io.flinkcollation.testing.MiniClusters;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -27,7 +28,6 @@ import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.functions.RichFlatMapFunction;
 import org.apache.flink.api.common.state.CheckpointListener;
 import org.apache.flink.configuration.Configuration;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.data.GenericRowData;
@@ -66,13 +66,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 class CollationChangelogSinkTest {
 
-  @RegisterExtension
-  static final MiniClusterExtension MINI_CLUSTER =
-      new MiniClusterExtension(
-          new MiniClusterResourceConfiguration.Builder()
-              .setNumberTaskManagers(1)
-              .setNumberSlotsPerTaskManager(4)
-              .build());
+  @RegisterExtension static final MiniClusterExtension MINI_CLUSTER = MiniClusters.withSlots(4);
 
   static final Schema SCHEMA =
       new Schema(

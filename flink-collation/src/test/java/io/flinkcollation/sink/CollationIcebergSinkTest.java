@@ -3,6 +3,7 @@ package io.flinkcollation.sink;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.flinkcollation.testing.CollationBoundsAssert;
+import io.flinkcollation.testing.MiniClusters;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
@@ -13,7 +14,6 @@ import java.util.stream.Stream;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.PipelineOptions;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.data.RowData;
@@ -36,13 +36,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 /** Bounded jobs into real tables: every committed file carries exactly its collation bounds. */
 class CollationIcebergSinkTest {
 
-  @RegisterExtension
-  static final MiniClusterExtension MINI_CLUSTER =
-      new MiniClusterExtension(
-          new MiniClusterResourceConfiguration.Builder()
-              .setNumberTaskManagers(1)
-              .setNumberSlotsPerTaskManager(4)
-              .build());
+  @RegisterExtension static final MiniClusterExtension MINI_CLUSTER = MiniClusters.withSlots(4);
 
   @TempDir Path warehouseDir;
 

@@ -17,6 +17,7 @@ import io.flinkcollation.scan.PrunedFiles;
 import io.flinkcollation.stats.CollationStats;
 import io.flinkcollation.testing.CollationBoundsAssert;
 import io.flinkcollation.testing.DataFileRows;
+import io.flinkcollation.testing.MiniClusters;
 import io.flinkcollation.testing.catalog.CatalogMatrix;
 import io.flinkcollation.testing.catalog.TestCatalog;
 import java.util.ArrayList;
@@ -25,7 +26,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import org.apache.flink.api.common.RuntimeExecutionMode;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
@@ -55,13 +55,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 class CollationSinkOnEveryCatalogTest {
 
-  @RegisterExtension
-  static final MiniClusterExtension MINI_CLUSTER =
-      new MiniClusterExtension(
-          new MiniClusterResourceConfiguration.Builder()
-              .setNumberTaskManagers(1)
-              .setNumberSlotsPerTaskManager(2)
-              .build());
+  @RegisterExtension static final MiniClusterExtension MINI_CLUSTER = MiniClusters.withSlots(2);
 
   @RegisterExtension static final CatalogMatrix CATALOGS = new CatalogMatrix();
 

@@ -3,6 +3,7 @@ package io.flinkcollation.sink;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.flinkcollation.testing.CollationBoundsAssert;
+import io.flinkcollation.testing.MiniClusters;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -26,7 +27,6 @@ import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.runtime.state.StateInitializationContext;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
@@ -48,13 +48,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class CollationSinkPartialFinishingTest {
 
-  @RegisterExtension
-  static final MiniClusterExtension MINI_CLUSTER =
-      new MiniClusterExtension(
-          new MiniClusterResourceConfiguration.Builder()
-              .setNumberTaskManagers(1)
-              .setNumberSlotsPerTaskManager(4)
-              .build());
+  @RegisterExtension static final MiniClusterExtension MINI_CLUSTER = MiniClusters.withSlots(4);
 
   /** Rows of each side: ids below {@code SIDE} are fast, the others slow. */
   private static final int SIDE = 1000;

@@ -10,6 +10,7 @@ import io.flinkcollation.stats.CollationBounds;
 import io.flinkcollation.stats.CollationStats;
 import io.flinkcollation.testing.CollationBoundsAssert;
 import io.flinkcollation.testing.CollationSamples;
+import io.flinkcollation.testing.MiniClusters;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -24,7 +25,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import org.apache.flink.api.common.functions.MapFunction;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.data.GenericRowData;
@@ -56,13 +56,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class StoredValuesPropertyTest {
 
-  @RegisterExtension
-  static final MiniClusterExtension MINI_CLUSTER =
-      new MiniClusterExtension(
-          new MiniClusterResourceConfiguration.Builder()
-              .setNumberTaskManagers(1)
-              .setNumberSlotsPerTaskManager(2)
-              .build());
+  @RegisterExtension static final MiniClusterExtension MINI_CLUSTER = MiniClusters.withSlots(2);
 
   private static final Schema SCHEMA =
       new Schema(

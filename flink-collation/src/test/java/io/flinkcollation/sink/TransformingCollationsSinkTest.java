@@ -12,13 +12,13 @@ import io.flinkcollation.scan.PrunedFiles;
 import io.flinkcollation.testing.CollationBoundsAssert;
 import io.flinkcollation.testing.CollationSamples;
 import io.flinkcollation.testing.DataFileRows;
+import io.flinkcollation.testing.MiniClusters;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
@@ -43,13 +43,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class TransformingCollationsSinkTest {
 
-  @RegisterExtension
-  static final MiniClusterExtension MINI_CLUSTER =
-      new MiniClusterExtension(
-          new MiniClusterResourceConfiguration.Builder()
-              .setNumberTaskManagers(1)
-              .setNumberSlotsPerTaskManager(2)
-              .build());
+  @RegisterExtension static final MiniClusterExtension MINI_CLUSTER = MiniClusters.withSlots(2);
 
   private static final Map<String, String> COLLATIONS =
       Map.of(

@@ -10,6 +10,7 @@ import io.flinkcollation.scan.CollationPredicate;
 import io.flinkcollation.scan.CollationScan;
 import io.flinkcollation.scan.FileDecision;
 import io.flinkcollation.scan.PrunedFiles;
+import io.flinkcollation.testing.MiniClusters;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,7 +19,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -45,13 +45,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class BadDeclarationsTest {
 
-  @RegisterExtension
-  static final MiniClusterExtension CLUSTER =
-      new MiniClusterExtension(
-          new MiniClusterResourceConfiguration.Builder()
-              .setNumberTaskManagers(1)
-              .setNumberSlotsPerTaskManager(2)
-              .build());
+  @RegisterExtension static final MiniClusterExtension CLUSTER = MiniClusters.withSlots(2);
 
   private static final String LONG = "a".repeat(10_000);
   private static final String TABLE = "lake.db.users";

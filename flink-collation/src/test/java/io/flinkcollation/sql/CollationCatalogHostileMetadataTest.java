@@ -8,10 +8,10 @@ import io.flinkcollation.scan.CollationPredicate;
 import io.flinkcollation.scan.CollationScan;
 import io.flinkcollation.scan.FileDecision;
 import io.flinkcollation.testing.CollationBoundsAssert;
+import io.flinkcollation.testing.MiniClusters;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -38,13 +38,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class CollationCatalogHostileMetadataTest {
 
-  @RegisterExtension
-  static final MiniClusterExtension CLUSTER =
-      new MiniClusterExtension(
-          new MiniClusterResourceConfiguration.Builder()
-              .setNumberTaskManagers(1)
-              .setNumberSlotsPerTaskManager(2)
-              .build());
+  @RegisterExtension static final MiniClusterExtension CLUSTER = MiniClusters.withSlots(2);
 
   @TempDir Path warehouse;
   private HadoopCatalog iceberg;

@@ -3,11 +3,11 @@ package io.flinkcollation.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.flinkcollation.testing.CollationBoundsAssert;
+import io.flinkcollation.testing.MiniClusters;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.api.common.typeinfo.Types;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.DataTypes;
@@ -42,13 +42,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 class CollationSqlChangelogTest {
 
-  @RegisterExtension
-  static final MiniClusterExtension CLUSTER =
-      new MiniClusterExtension(
-          new MiniClusterResourceConfiguration.Builder()
-              .setNumberTaskManagers(1)
-              .setNumberSlotsPerTaskManager(2)
-              .build());
+  @RegisterExtension static final MiniClusterExtension CLUSTER = MiniClusters.withSlots(2);
 
   @TempDir Path warehouse;
   private HadoopCatalog iceberg;

@@ -6,9 +6,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.flinkcollation.metadata.TableCollations;
 import io.flinkcollation.testing.CollationBoundsAssert;
+import io.flinkcollation.testing.MiniClusters;
 import java.nio.file.Path;
 import java.util.Map;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -30,13 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class CollationSqlWriteTest {
 
-  @RegisterExtension
-  static final MiniClusterExtension CLUSTER =
-      new MiniClusterExtension(
-          new MiniClusterResourceConfiguration.Builder()
-              .setNumberTaskManagers(1)
-              .setNumberSlotsPerTaskManager(2)
-              .build());
+  @RegisterExtension static final MiniClusterExtension CLUSTER = MiniClusters.withSlots(2);
 
   private static final String USERS =
       "CREATE TABLE lake.db.users (id BIGINT, name STRING, address ROW<city STRING>,"

@@ -6,6 +6,7 @@ import io.flinkcollation.collation.Collation;
 import io.flinkcollation.collation.Collations;
 import io.flinkcollation.metadata.TableCollations;
 import io.flinkcollation.testing.CollationBoundsAssert;
+import io.flinkcollation.testing.MiniClusters;
 import java.io.File;
 import java.io.IOException;
 import java.lang.reflect.Method;
@@ -21,7 +22,6 @@ import java.util.ServiceLoader;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
 import java.util.stream.Collectors;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.table.factories.CatalogFactory;
@@ -49,13 +49,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ShadedJarIT {
 
-  @RegisterExtension
-  static final MiniClusterExtension CLUSTER =
-      new MiniClusterExtension(
-          new MiniClusterResourceConfiguration.Builder()
-              .setNumberTaskManagers(1)
-              .setNumberSlotsPerTaskManager(1)
-              .build());
+  @RegisterExtension static final MiniClusterExtension CLUSTER = MiniClusters.withSlots(1);
 
   private static File jar;
   private static ClassLoader distribution;
