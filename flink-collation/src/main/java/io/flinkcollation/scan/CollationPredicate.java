@@ -33,6 +33,8 @@ public final class CollationPredicate implements Serializable {
   /** The comparison a predicate makes. */
   public enum Operation {
     EQUAL("="),
+    /** Not equal under the collation; prunes only a file whose values all equal the literal. */
+    NOT_EQUAL("<>"),
     LESS_THAN("<"),
     LESS_THAN_OR_EQUAL("<="),
     GREATER_THAN(">"),
@@ -87,6 +89,11 @@ public final class CollationPredicate implements Serializable {
   /** {@code column = value} under the collation, e.g. {@code 'émile' = 'EMILE'} under -ci-ai. */
   public static CollationPredicate equal(String column, String value) {
     return single(column, Operation.EQUAL, value);
+  }
+
+  /** {@code column <> value} under the collation: true when they are not collation-equal. */
+  public static CollationPredicate notEqual(String column, String value) {
+    return single(column, Operation.NOT_EQUAL, value);
   }
 
   public static CollationPredicate lessThan(String column, String value) {
@@ -155,15 +162,27 @@ public final class CollationPredicate implements Serializable {
 
   /**
    * Whether a file whose values lie within {@code bounds} (both inclusive, under {@code order}) may
-   * hold a matching value. Only {@code lower <= x <= upper} is assumed of the file's values, so
-   * collation-equal but byte-distinct values (ties) are kept by construction.
+   * hold a matching value.
    */
   boolean mayMatch(CollationBounds bounds, Comparator<String> order) {
-    String lower = bounds.lower();
-    String upper = bounds.upper();
+    return mayMatch(operation, values, bounds.lower(), bounds.upper(), order);
+  }
+
+  /**
+   * Whether a file whose values {@code x} all lie within {@code lower <= x <= upper} under {@code
+   * order} may hold an {@code x} with {@code x operation values}. Only that is assumed of the
+   * file's values, so values equal under the order but distinct (ties) are kept by construction.
+   * Generic so that a predicate on sort keys is decided by the same rule, on the sort keys of the
+   * bounds. {@link Operation#STARTS_WITH} always may match (docs/spec-notes.md#readers).
+   */
+  public static <T> boolean mayMatch(
+      Operation operation, List<T> values, T lower, T upper, Comparator<? super T> order) {
     switch (operation) {
       case EQUAL:
         return within(values.get(0), lower, upper, order);
+      case NOT_EQUAL:
+        // The bounds are values of the file: unless both equal the literal, one of them differs.
+        return order.compare(lower, values.get(0)) != 0 || order.compare(upper, values.get(0)) != 0;
       case IN:
         return values.stream().anyMatch(value -> within(value, lower, upper, order));
       case LESS_THAN:
@@ -181,8 +200,7 @@ public final class CollationPredicate implements Serializable {
     }
   }
 
-  private static boolean within(
-      String value, String lower, String upper, Comparator<String> order) {
+  private static <T> boolean within(T value, T lower, T upper, Comparator<? super T> order) {
     return order.compare(lower, value) <= 0 && order.compare(value, upper) <= 0;
   }
 

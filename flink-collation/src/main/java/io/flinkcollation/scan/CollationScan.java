@@ -1,17 +1,13 @@
 package io.flinkcollation.scan;
 
 import io.flinkcollation.api.PublicApi;
-import io.flinkcollation.metadata.CollationMetric;
+import io.flinkcollation.collation.Collations;
 import io.flinkcollation.metadata.ReservedMetricIds;
 import io.flinkcollation.metadata.TableCollations;
 import io.flinkcollation.scan.FileDecision.Reason;
-import io.flinkcollation.stats.CollationBounds;
-import io.flinkcollation.stats.CollationStats;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.Comparator;
 import java.util.List;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Schema;
@@ -94,43 +90,50 @@ public final class CollationScan {
    */
   public PrunedFiles planFiles(CollationPredicate predicate) {
     Preconditions.checkArgument(predicate != null, "Cannot plan files: predicate is null");
-    Reason everyFile = null;
-    CollationMetric metric = null;
-    Comparator<String> order = null;
-    if (unreadableDeclaration(predicate.column())) {
-      everyFile = Reason.COLLATIONS_UNREADABLE;
-    } else {
-      CollatedColumn column =
-          CollatedColumn.of(table.name(), schema, collations, predicate.column());
-      if (predicate.operation() == CollationPredicate.Operation.STARTS_WITH) {
-        everyFile = Reason.PREFIX_PREDICATE;
-      } else if (!predicate.collation().orElse(column.collation()).equals(column.collation())) {
-        everyFile = Reason.COLLATION_MISMATCH;
-      } else if (column.resolved().isEmpty()) {
-        everyFile = Reason.COLLATION_UNAVAILABLE;
-      } else if (column.usableMetric().isEmpty()) {
-        everyFile = Reason.NO_MATCHING_METRIC;
-      } else if (!reserved.isUsable(column.usableMetric().get().id())) {
-        everyFile = Reason.METRIC_ID_NOT_RESERVED;
-      } else {
-        metric = column.usableMetric().get();
-        // One comparator per planning call: comparators are not thread-safe.
-        order = column.resolved().get().newComparator();
-      }
-    }
-
+    ColumnPruning pruning = pruning(predicate.column(), predicate.collation().orElse(null));
     List<FileDecision> decisions = new ArrayList<>();
     try (CloseableIterable<FileScanTask> tasks = newTableScan().planFiles()) {
       for (FileScanTask task : tasks) {
-        decisions.add(
-            everyFile != null
-                ? new FileDecision(task, everyFile, null)
-                : decide(task, predicate, metric, order));
+        decisions.add(pruning.decide(task, predicate));
       }
     } catch (IOException e) {
       throw new UncheckedIOException("Failed to plan files of table " + table.name(), e);
     }
-    return new PrunedFiles(predicate, metric, decisions);
+    // A prefix predicate uses no metric, whatever the column declares.
+    boolean prefix = predicate.operation() == CollationPredicate.Operation.STARTS_WITH;
+    return new PrunedFiles(predicate, prefix ? null : pruning.metric().orElse(null), decisions);
+  }
+
+  /**
+   * The pruning rules of this scan for predicates on {@code column} evaluated under {@code
+   * collation}, to decide files planned elsewhere. Files decided with it must be planned with
+   * column stats (Iceberg's {@code includeColumnStats()}), or they have no bounds and are scanned.
+   *
+   * @param collation the collation the predicates are evaluated under, any spelling; null means the
+   *     column's own
+   * @throws IllegalArgumentException if the column is unknown, not a string, or not collated, or
+   *     the collation name is invalid
+   */
+  public ColumnPruning pruning(String column, String collation) {
+    String stated = collation == null ? null : Collations.canonicalize(collation);
+    if (unreadableDeclaration(column)) {
+      return new ColumnPruning(column, stated, Reason.COLLATIONS_UNREADABLE, null, null);
+    }
+    CollatedColumn collated = CollatedColumn.of(table.name(), schema, collations, column);
+    Reason everyFile = null;
+    if (stated != null && !stated.equals(collated.collation())) {
+      everyFile = Reason.COLLATION_MISMATCH;
+    } else if (collated.resolved().isEmpty()) {
+      everyFile = Reason.COLLATION_UNAVAILABLE;
+    } else if (collated.usableMetric().isEmpty()) {
+      everyFile = Reason.NO_MATCHING_METRIC;
+    } else if (!reserved.isUsable(collated.usableMetric().get().id())) {
+      everyFile = Reason.METRIC_ID_NOT_RESERVED;
+    }
+    return everyFile != null
+        ? new ColumnPruning(column, stated, everyFile, null, null)
+        : new ColumnPruning(
+            column, stated, null, collated.usableMetric().get(), collated.resolved().get());
   }
 
   /** Whether the column is a string whose declaration may be among what cannot be read. */
@@ -148,30 +151,6 @@ public final class CollationScan {
     // included; selecting stats of named columns would drop them (docs/design.md#bounds).
     TableScan scan = table.newScan().includeColumnStats();
     return snapshotId == null ? scan : scan.useSnapshot(snapshotId);
-  }
-
-  private static FileDecision decide(
-      FileScanTask task,
-      CollationPredicate predicate,
-      CollationMetric metric,
-      Comparator<String> order) {
-    CollationBounds bounds;
-    try {
-      bounds =
-          CollationStats.read(task.file(), Collections.singleton(metric.id())).get(metric.id());
-    } catch (UncheckedIOException notUtf8) {
-      return new FileDecision(task, Reason.INVALID_BOUNDS, null);
-    }
-    if (bounds == null) {
-      return new FileDecision(task, Reason.NO_BOUNDS, null);
-    }
-    if (order.compare(bounds.lower(), bounds.upper()) > 0) {
-      return new FileDecision(task, Reason.INVALID_BOUNDS, bounds);
-    }
-    return new FileDecision(
-        task,
-        predicate.mayMatch(bounds, order) ? Reason.WITHIN_BOUNDS : Reason.OUTSIDE_BOUNDS,
-        bounds);
   }
 
   @Override

@@ -181,6 +181,8 @@ class CollationScanPropertyTest {
       case EQUAL:
       case IN:
         return predicate.values().stream().anyMatch(x -> order.compare(value, x) == 0);
+      case NOT_EQUAL:
+        return order.compare(value, predicate.values().get(0)) != 0;
       case LESS_THAN:
         return order.compare(value, predicate.values().get(0)) < 0;
       case LESS_THAN_OR_EQUAL:
@@ -215,6 +217,8 @@ class CollationScanPropertyTest {
     switch (operation) {
       case EQUAL:
         return CollationPredicate.equal("name", literal(random, vocabulary));
+      case NOT_EQUAL:
+        return CollationPredicate.notEqual("name", literal(random, vocabulary));
       case LESS_THAN:
         return CollationPredicate.lessThan("name", literal(random, vocabulary));
       case LESS_THAN_OR_EQUAL:
