@@ -2,9 +2,11 @@ package io.flinkcollation.sink;
 
 import io.flinkcollation.stats.CollationStats;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Consumer;
 import java.util.function.IntPredicate;
@@ -53,6 +55,9 @@ final class CollationFilesCommitter extends AbstractStreamOperator<Void>
   static final String OPERATOR_ID = "flink.operator-id";
   static final String MAX_COMMITTED = "flink.max-committed-checkpoint-id";
 
+  /** The summary keys of the exactly-once contract; a snapshot property must not set them. */
+  static final Set<String> EXACTLY_ONCE_KEYS = Set.of(JOB_ID, OPERATOR_ID, MAX_COMMITTED);
+
   private static final long NOTHING_COMMITTED = -1L;
 
   /** The checkpoint id recorded for the commit at end of input. */
@@ -63,6 +68,8 @@ final class CollationFilesCommitter extends AbstractStreamOperator<Void>
 
   private final TableLoader tableLoader;
   private final boolean overwrite;
+  private final String branch;
+  private final Map<String, String> snapshotProperties;
 
   private transient Table table;
   private transient String jobId;
@@ -72,9 +79,19 @@ final class CollationFilesCommitter extends AbstractStreamOperator<Void>
   private transient NavigableMap<Long, List<WrittenFiles>> staged;
   private transient ListState<CommitterState> state;
 
-  CollationFilesCommitter(TableLoader tableLoader, boolean overwrite) {
+  /**
+   * @param branch the branch every commit goes to (Iceberg creates it on the first commit)
+   * @param snapshotProperties set in the summary of every snapshot committed
+   */
+  CollationFilesCommitter(
+      TableLoader tableLoader,
+      boolean overwrite,
+      String branch,
+      Map<String, String> snapshotProperties) {
     this.tableLoader = tableLoader;
     this.overwrite = overwrite;
+    this.branch = Preconditions.checkNotNull(branch, "branch");
+    this.snapshotProperties = new LinkedHashMap<>(snapshotProperties);
   }
 
   @Override
@@ -86,7 +103,7 @@ final class CollationFilesCommitter extends AbstractStreamOperator<Void>
     table = tableLoader.loadTable();
     sinceLastSnapshot = new ArrayList<>();
     staged = new TreeMap<>();
-    maxCommittedCheckpointId = maxCommittedCheckpointId(table, jobId, operatorId);
+    maxCommittedCheckpointId = maxCommittedCheckpointId(table, branch, jobId, operatorId);
 
     state = context.getOperatorStateStore().getListState(STATE);
     if (context.isRestored()) {
@@ -94,7 +111,7 @@ final class CollationFilesCommitter extends AbstractStreamOperator<Void>
         long committed =
             restored.jobId().equals(jobId)
                 ? maxCommittedCheckpointId
-                : maxCommittedCheckpointId(table, restored.jobId(), operatorId);
+                : maxCommittedCheckpointId(table, branch, restored.jobId(), operatorId);
         NavigableMap<Long, List<WrittenFiles>> uncommitted = restored.pendingAfter(committed);
         if (!uncommitted.isEmpty()) {
           long checkpointId = uncommitted.lastKey();
@@ -260,17 +277,20 @@ final class CollationFilesCommitter extends AbstractStreamOperator<Void>
         files++;
       }
     }
+    snapshotProperties.forEach(update::set);
     update.set(MAX_COMMITTED, Long.toString(checkpointId));
     update.set(JOB_ID, commitJobId);
     update.set(OPERATOR_ID, operatorId);
     update.validateWith(validator);
+    update.toBranch(branch);
     long start = System.nanoTime();
     update.commit();
     LOG.info(
-        "Committed {} data files and {} delete files to table {} ({}) for checkpoint {} of job {}"
-            + " in {} ms",
+        "Committed {} data files and {} delete files to branch {} of table {} ({}) for checkpoint"
+            + " {} of job {} in {} ms",
         files,
         deleteFiles,
+        branch,
         table.name(),
         operation,
         checkpointId,
@@ -280,10 +300,12 @@ final class CollationFilesCommitter extends AbstractStreamOperator<Void>
 
   /**
    * The highest checkpoint id committed by {@code jobId} through this operator, from the summaries
-   * of the current snapshot and its ancestors; {@value #NOTHING_COMMITTED} when there is none.
+   * of the branch's head snapshot and its ancestors; {@value #NOTHING_COMMITTED} when there is none
+   * (also when the branch does not exist yet).
    */
-  static long maxCommittedCheckpointId(Table table, String jobId, String operatorId) {
-    Snapshot snapshot = table.currentSnapshot();
+  static long maxCommittedCheckpointId(
+      Table table, String branch, String jobId, String operatorId) {
+    Snapshot snapshot = table.snapshot(branch);
     while (snapshot != null) {
       Map<String, String> summary = snapshot.summary();
       String committed = summary.get(MAX_COMMITTED);

@@ -15,6 +15,7 @@ import org.apache.flink.api.common.typeinfo.BasicTypeInfo;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ExecutionOptions;
+import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.DataStreamSink;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
@@ -27,15 +28,17 @@ import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.util.Preconditions;
+import org.apache.iceberg.DistributionMode;
 import org.apache.iceberg.PartitionField;
 import org.apache.iceberg.Schema;
+import org.apache.iceberg.SnapshotRef;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.TableUtil;
 import org.apache.iceberg.flink.FlinkSchemaUtil;
 import org.apache.iceberg.flink.FlinkWriteConf;
 import org.apache.iceberg.flink.FlinkWriteOptions;
 import org.apache.iceberg.flink.TableLoader;
-import org.apache.iceberg.flink.sink.EqualityFieldKeySelector;
 import org.apache.iceberg.types.TypeUtil;
 import org.apache.iceberg.types.Types;
 
@@ -78,6 +81,8 @@ public final class CollationIcebergSink {
     private List<String> equalityFieldColumns = List.of();
     private boolean upsert;
     private String uidPrefix;
+    private ReadableConfig flinkConf = new Configuration();
+    private final Map<String, String> snapshotProperties = new LinkedHashMap<>();
 
     private Builder(DataStream<RowData> input) {
       this.input =
@@ -158,6 +163,65 @@ public final class CollationIcebergSink {
       return this;
     }
 
+    /**
+     * How rows are shuffled to the writers, as Iceberg's {@code FlinkSink}: {@code NONE} or {@code
+     * HASH} (by partition); {@code RANGE} is refused for now. Same as the {@code distribution-mode}
+     * option; the table's {@code write.distribution-mode}, else {@code NONE}, when not set.
+     */
+    public Builder distributionMode(DistributionMode mode) {
+      Preconditions.checkArgument(
+          mode != null, "Cannot set a null distribution mode; use DistributionMode.NONE or HASH");
+      return set(FlinkWriteOptions.DISTRIBUTION_MODE.key(), mode.modeName());
+    }
+
+    /**
+     * Writes and commits to {@code branch} instead of {@code main}, as Iceberg's {@code FlinkSink};
+     * Iceberg creates the branch on the first commit, from the current snapshot. Same as the {@code
+     * branch} option. Collations are table-level, so they apply to every branch alike.
+     */
+    public Builder toBranch(String branch) {
+      Preconditions.checkArgument(
+          branch != null && !branch.isBlank(),
+          "Invalid branch %s: name a branch, or leave it unset for main",
+          Quoted.of(branch));
+      return set(FlinkWriteOptions.BRANCH.key(), branch);
+    }
+
+    /** Sets a property in the summary of every snapshot the sink commits. */
+    public Builder setSnapshotProperty(String key, String value) {
+      Preconditions.checkArgument(
+          key != null && value != null,
+          "Cannot set snapshot property %s to %s: neither may be null",
+          Quoted.of(key),
+          Quoted.of(value));
+      Preconditions.checkArgument(
+          !CollationFilesCommitter.EXACTLY_ONCE_KEYS.contains(key),
+          "Cannot set snapshot property %s: the sink records its commits for exactly-once under"
+              + " %s; choose another key",
+          Quoted.of(key),
+          CollationFilesCommitter.EXACTLY_ONCE_KEYS);
+      snapshotProperties.put(key, value);
+      return this;
+    }
+
+    /** {@link #setSnapshotProperty} for each entry. */
+    public Builder setSnapshotProperties(Map<String, String> properties) {
+      Preconditions.checkArgument(properties != null, "Cannot set null snapshot properties");
+      properties.forEach(this::setSnapshotProperty);
+      return this;
+    }
+
+    /**
+     * The Flink configuration Iceberg reads write settings from, as Iceberg's {@code FlinkSink}
+     * (for example {@code write-format} or {@code distribution-mode} set for the whole job): below
+     * the sink's options, above the table's properties. SQL passes the session's configuration.
+     */
+    public Builder flinkConf(ReadableConfig config) {
+      Preconditions.checkArgument(config != null, "Cannot use a null Flink configuration");
+      this.flinkConf = config;
+      return this;
+    }
+
     /** {@code collation.max-bound-length}: the longest bound written, in characters. */
     public Builder maxBoundLength(int characters) {
       return set(CollationSinkOptions.MAX_BOUND_LENGTH.key(), Integer.toString(characters));
@@ -205,17 +269,10 @@ public final class CollationIcebergSink {
                   .put(key, value));
       int maxBoundLength = maxBoundLength(ownOptions);
       checkHonoured(name, icebergOptions);
-      if (declareRunningVersions(ownOptions)) {
-        RunningVersions.declare(target);
-      }
-      FlinkWriteConf conf = new FlinkWriteConf(target, icebergOptions, new Configuration());
-      Preconditions.checkArgument(
-          FlinkWriteOptions.BRANCH.defaultValue().equals(conf.branch()),
-          "Table %s: the collation sink commits to the main branch only, not %s; remove the '%s'"
-              + " option",
-          name,
-          Quoted.of(conf.branch()),
-          FlinkWriteOptions.BRANCH.key());
+      boolean declareRunningVersions = declareRunningVersions(ownOptions);
+      Configuration jobConf = Configuration.fromMap(flinkConf.toMap());
+      FlinkWriteConf conf = new FlinkWriteConf(target, icebergOptions, jobConf);
+      String branch = branch(target, conf);
       conf.dataFileFormat(); // fails early on an unknown write-format
       boolean replace = overwrite || conf.overwriteMode();
       if (replace) {
@@ -225,31 +282,35 @@ public final class CollationIcebergSink {
       if (!equalityFields.isEmpty()) {
         checkChangelogAllowed(target, equalityFields, replace);
       }
-
-      // All changes of a key go to one writer, so that they apply in their order.
-      DataStream<RowData> rows =
-          equalityFields.isEmpty()
-              ? input
-              : input.keyBy(
-                  new EqualityFieldKeySelector(
-                      target.schema(), rowType, equalityFields.fieldIds()));
       int parallelism =
           writeParallelism != null
               ? writeParallelism
               : conf.writeParallelism() != null ? conf.writeParallelism() : input.getParallelism();
+      DataStream<RowData> rows =
+          RowDistribution.apply(
+              input, target, rowType, distributionMode(target, conf), equalityFields, parallelism);
+      if (declareRunningVersions) {
+        // Last, so that a setting refused above leaves the table unchanged.
+        RunningVersions.declare(target);
+      }
       SingleOutputStreamOperator<WrittenFiles> written =
           rows.transform(
                   "CollationStreamWriter(" + name + ")",
                   WrittenFilesTypeInfo.INSTANCE,
                   new CollationStreamWriter(
-                      tableLoader, rowType, icebergOptions, maxBoundLength, equalityFields))
+                      tableLoader,
+                      rowType,
+                      icebergOptions,
+                      jobConf,
+                      maxBoundLength,
+                      equalityFields))
               .setParallelism(parallelism);
       SingleOutputStreamOperator<Void> committed =
           written
               .transform(
                   "CollationFilesCommitter(" + name + ")",
                   voidType(),
-                  new CollationFilesCommitter(tableLoader, replace))
+                  new CollationFilesCommitter(tableLoader, replace, branch, snapshotProperties))
               .setParallelism(1)
               .setMaxParallelism(1);
       DataStreamSink<Void> sink =
@@ -263,6 +324,42 @@ public final class CollationIcebergSink {
         sink.uid(uidPrefix + "-sink");
       }
       return sink;
+    }
+
+    /** The branch written, checked to name a branch or a new one (not a tag). */
+    private static String branch(Table target, FlinkWriteConf conf) {
+      String branch = conf.branch();
+      Preconditions.checkArgument(
+          branch != null && !branch.isBlank(),
+          "Table %s: invalid '%s' %s; name a branch, or remove the option for main",
+          target.name(),
+          FlinkWriteOptions.BRANCH.key(),
+          Quoted.of(branch));
+      SnapshotRef ref = target.refs().get(branch);
+      Preconditions.checkArgument(
+          ref == null || ref.isBranch(),
+          "Table %s: %s is a tag, and a sink commits to a branch; set '%s' to a branch (a new name"
+              + " creates one)",
+          target.name(),
+          Quoted.of(branch),
+          FlinkWriteOptions.BRANCH.key());
+      return branch;
+    }
+
+    private static DistributionMode distributionMode(Table target, FlinkWriteConf conf) {
+      try {
+        return conf.distributionMode();
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(
+            String.format(
+                "Table %s: invalid distribution mode (option '%s' or table property '%s'): %s;"
+                    + " use 'none' or 'hash'",
+                target.name(),
+                FlinkWriteOptions.DISTRIBUTION_MODE.key(),
+                TableProperties.WRITE_DISTRIBUTION_MODE,
+                e.getMessage()),
+            e);
+      }
     }
 
     /** The equality fields set, else the table's identifier fields; none when appending. */
@@ -299,11 +396,7 @@ public final class CollationIcebergSink {
 
     private void checkChangelogAllowed(
         Table target, EqualityFields equalityFields, boolean replace) {
-      List<String> key =
-          equalityFields.fieldIds().stream()
-              .sorted()
-              .map(target.schema()::findColumnName)
-              .collect(Collectors.toList());
+      List<String> key = equalityFields.columnNames(target.schema());
       Preconditions.checkArgument(
           !replace,
           "Table %s: overwrite replaces partitions and cannot write the deletes of equality"

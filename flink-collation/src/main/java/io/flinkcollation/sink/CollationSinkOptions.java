@@ -13,7 +13,8 @@ import org.apache.iceberg.flink.FlinkWriteOptions;
  * Options of the collation sink. The builder reads them from {@link
  * CollationIcebergSink.Builder#set(String, String)} keys: its own {@code collation.*} keys, and the
  * Iceberg Flink write options it honours ({@link #HONOURED}). Every other key is refused, so that
- * no option is silently ignored (a {@code branch} that would be ignored would commit to main).
+ * no option is silently ignored (an ignored {@code compaction-enabled} would leave the table
+ * uncompacted).
  */
 @PublicEvolving
 public final class CollationSinkOptions {
@@ -59,19 +60,21 @@ public final class CollationSinkOptions {
 
   /**
    * Iceberg's Flink write options that the collation sink honours: {@link #FILE_WRITE_OPTIONS},
-   * {@code upsert-enabled} (with equality fields), and {@code branch} at its default ({@code
-   * main}).
+   * {@code upsert-enabled} (with equality fields), {@code branch} and {@code distribution-mode}
+   * ({@code none} and {@code hash}).
    */
   public static final Set<String> HONOURED =
       keys(
           FILE_WRITE_OPTIONS,
-          List.of(FlinkWriteOptions.WRITE_UPSERT_ENABLED, FlinkWriteOptions.BRANCH));
+          List.of(
+              FlinkWriteOptions.WRITE_UPSERT_ENABLED,
+              FlinkWriteOptions.BRANCH,
+              FlinkWriteOptions.DISTRIBUTION_MODE));
 
   /** Iceberg's Flink write options the collation sink does not implement; refused when set. */
   static final Set<String> NOT_SUPPORTED =
       keys(
           List.of(
-              FlinkWriteOptions.DISTRIBUTION_MODE,
               FlinkWriteOptions.RANGE_DISTRIBUTION_STATISTICS_TYPE,
               FlinkWriteOptions.RANGE_DISTRIBUTION_SORT_KEY_BASE_WEIGHT,
               FlinkWriteOptions.COMPACTION_ENABLE,

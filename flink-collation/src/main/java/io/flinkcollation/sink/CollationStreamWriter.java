@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.configuration.Configuration;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.BoundedOneInput;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
@@ -43,6 +44,7 @@ final class CollationStreamWriter extends AbstractStreamOperator<WrittenFiles>
   private final TableLoader tableLoader;
   private final RowType rowType;
   private final Map<String, String> writeOptions;
+  private final Configuration flinkConf;
   private final int maxBoundLength;
   private final EqualityFields equalityFields;
 
@@ -55,11 +57,13 @@ final class CollationStreamWriter extends AbstractStreamOperator<WrittenFiles>
       TableLoader tableLoader,
       RowType rowType,
       Map<String, String> writeOptions,
+      Configuration flinkConf,
       int maxBoundLength,
       EqualityFields equalityFields) {
     this.tableLoader = tableLoader;
     this.rowType = rowType;
     this.writeOptions = new HashMap<>(writeOptions);
+    this.flinkConf = new Configuration(flinkConf);
     this.maxBoundLength = maxBoundLength;
     this.equalityFields = equalityFields;
   }
@@ -72,7 +76,7 @@ final class CollationStreamWriter extends AbstractStreamOperator<WrittenFiles>
     tableName = table.name();
     writers =
         new CollationTaskWriterFactory(
-            table, rowType, writeOptions, maxBoundLength, equalityFields);
+            table, rowType, writeOptions, flinkConf, maxBoundLength, equalityFields);
     writerMetrics = new CollationWriterMetrics(getMetricGroup(), writers.unsupportedMetrics());
     writers.initialize(
         getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),

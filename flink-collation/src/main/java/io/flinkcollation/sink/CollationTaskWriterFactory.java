@@ -20,6 +20,7 @@ import java.util.function.Consumer;
 import java.util.function.IntPredicate;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.util.Preconditions;
@@ -80,17 +81,20 @@ public final class CollationTaskWriterFactory {
    */
   public CollationTaskWriterFactory(
       Table table, RowType rowType, Map<String, String> writeOptions, int maxBoundLength) {
-    this(table, rowType, writeOptions, maxBoundLength, EqualityFields.NONE);
+    this(table, rowType, writeOptions, new Configuration(), maxBoundLength, EqualityFields.NONE);
   }
 
   /**
    * Writers of a changelog when {@code equalityFields} are set: data files with bounds plus delete
-   * files ({@link CollationDeltaWriter}).
+   * files ({@link CollationDeltaWriter}). {@code flinkConf} is the sink's {@code flinkConf(...)}:
+   * Iceberg reads some write options from it, below {@code writeOptions} and above the table's
+   * properties.
    */
   CollationTaskWriterFactory(
       Table table,
       RowType rowType,
       Map<String, String> writeOptions,
+      ReadableConfig flinkConf,
       int maxBoundLength,
       EqualityFields equalityFields) {
     this.table = Preconditions.checkNotNull(table, "table");
@@ -100,7 +104,7 @@ public final class CollationTaskWriterFactory {
     Schema writeSchema = FlinkSchemaUtil.convert(schema, FlinkSchemaUtil.toResolvedSchema(rowType));
     TypeUtil.validateWriteSchema(schema, writeSchema, true, true);
 
-    FlinkWriteConf conf = new FlinkWriteConf(table, writeOptions, new Configuration());
+    FlinkWriteConf conf = new FlinkWriteConf(table, writeOptions, flinkConf);
     this.format = conf.dataFileFormat();
     this.targetFileSize = conf.targetDataFileSize();
     this.writeProperties = writeProperties(conf);

@@ -2,8 +2,10 @@ package io.flinkcollation.sink;
 
 import java.io.Serializable;
 import java.util.Collection;
+import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.stream.Collectors;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.types.TypeUtil;
 
@@ -48,6 +50,11 @@ final class EqualityFields implements Serializable {
    */
   boolean upsert() {
     return upsert;
+  }
+
+  /** The names of the key columns in {@code schema}, in field id order, for messages. */
+  List<String> columnNames(Schema schema) {
+    return fieldIds.stream().map(schema::findColumnName).collect(Collectors.toList());
   }
 
   /** The key columns of {@code schema}. */

@@ -14,6 +14,7 @@ import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.table.api.ValidationException;
+import org.apache.iceberg.DistributionMode;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.flink.FlinkWriteOptions;
@@ -132,9 +133,9 @@ public final class CollationOptions {
 
   /**
    * Checks the values of the sink options that the SQL layer reads itself, so that a bad value
-   * fails the DDL rather than the first job. A table with collations is written by the collation
-   * writer, which commits to the main branch: other branches are refused for it (a table without
-   * collations is written by Iceberg's own sink and may use them).
+   * fails the DDL rather than the first job. For a table with collations, which the collation
+   * writer writes, also the values that writer would refuse: a blank {@code branch}, an unknown
+   * {@code distribution-mode} (a table without collations is written by Iceberg's own sink).
    *
    * @throws ValidationException naming the option and its value
    */
@@ -151,11 +152,17 @@ public final class CollationOptions {
       return;
     }
     String branch = options.get(FlinkWriteOptions.BRANCH.key());
-    if (branch != null && !branch.equals(FlinkWriteOptions.BRANCH.defaultValue())) {
+    if (branch != null && branch.isBlank()) {
       throw invalid(
-          FlinkWriteOptions.BRANCH.key(),
-          branch,
-          "the collation writer commits to the main branch only; remove the option");
+          FlinkWriteOptions.BRANCH.key(), branch, "name a branch, or remove the option for main");
+    }
+    String mode = options.get(FlinkWriteOptions.DISTRIBUTION_MODE.key());
+    if (mode != null) {
+      try {
+        DistributionMode.fromName(mode);
+      } catch (IllegalArgumentException e) {
+        throw invalid(FlinkWriteOptions.DISTRIBUTION_MODE.key(), mode, "use 'none' or 'hash'");
+      }
     }
   }
 

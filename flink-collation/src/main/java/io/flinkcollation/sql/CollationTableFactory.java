@@ -193,7 +193,8 @@ public class CollationTableFactory implements DynamicTableSinkFactory, DynamicTa
             .getResolvedSchema()
             .getPrimaryKey()
             .map(UniqueConstraint::getColumns)
-            .orElse(List.of()));
+            .orElse(List.of()),
+        context.getConfiguration());
   }
 
   /** The Iceberg table a Flink table writes to, and the loader writers open it with. */

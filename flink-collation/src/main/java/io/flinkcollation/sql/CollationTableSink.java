@@ -3,6 +3,7 @@ package io.flinkcollation.sql;
 import io.flinkcollation.sink.CollationIcebergSink;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.table.catalog.ResolvedSchema;
 import org.apache.flink.table.connector.ChangelogMode;
 import org.apache.flink.table.connector.sink.DataStreamSinkProvider;
@@ -33,6 +34,7 @@ final class CollationTableSink
   private final int maxBoundLength;
   private final Integer writeParallelism;
   private final List<String> primaryKey;
+  private final ReadableConfig flinkConf;
   private boolean overwrite;
 
   CollationTableSink(
@@ -41,13 +43,15 @@ final class CollationTableSink
       Map<String, String> writeOptions,
       int maxBoundLength,
       Integer writeParallelism,
-      List<String> primaryKey) {
+      List<String> primaryKey,
+      ReadableConfig flinkConf) {
     this.tableLoader = tableLoader;
     this.physicalSchema = physicalSchema;
     this.writeOptions = writeOptions;
     this.maxBoundLength = maxBoundLength;
     this.writeParallelism = writeParallelism;
     this.primaryKey = List.copyOf(primaryKey);
+    this.flinkConf = flinkConf;
   }
 
   @Override
@@ -71,6 +75,7 @@ final class CollationTableSink
                   .overwrite(overwrite)
                   .equalityFieldColumns(primaryKey)
                   .setAll(writeOptions)
+                  .flinkConf(flinkConf)
                   .maxBoundLength(maxBoundLength);
           if (writeParallelism != null) {
             builder.writeParallelism(writeParallelism);
@@ -100,7 +105,8 @@ final class CollationTableSink
             writeOptions,
             maxBoundLength,
             writeParallelism,
-            primaryKey);
+            primaryKey,
+            flinkConf);
     copy.overwrite = overwrite;
     return copy;
   }

@@ -24,6 +24,7 @@ import org.apache.iceberg.Metrics;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.SnapshotRef;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.exceptions.ValidationException;
 import org.apache.iceberg.types.Types;
@@ -67,7 +68,8 @@ class CollationFilesCommitterTest {
   private OneInputStreamOperatorTestHarness<WrittenFiles, Void> harness(boolean overwrite)
       throws Exception {
     return new OneInputStreamOperatorTestHarness<>(
-        new CollationFilesCommitter(warehouse.loader("t"), overwrite),
+        new CollationFilesCommitter(
+            warehouse.loader("t"), overwrite, SnapshotRef.MAIN_BRANCH, Map.of()),
         1,
         1,
         0,

@@ -134,9 +134,19 @@ class CollationIcebergSinkTest {
 
   static Set<Long> ids(Table table) throws Exception {
     table.refresh();
+    return ids(IcebergGenerics.read(table));
+  }
+
+  /** The ids in the head snapshot of {@code branch}, checked to be without duplicates. */
+  static Set<Long> ids(Table table, String branch) throws Exception {
+    table.refresh();
+    return ids(IcebergGenerics.read(table).useSnapshot(table.snapshot(branch).snapshotId()));
+  }
+
+  private static Set<Long> ids(IcebergGenerics.ScanBuilder scan) throws Exception {
     Set<Long> ids = new HashSet<>();
     int count = 0;
-    try (CloseableIterable<Record> records = IcebergGenerics.read(table).build()) {
+    try (CloseableIterable<Record> records = scan.build()) {
       for (Record record : records) {
         ids.add((Long) record.getField("id"));
         count++;

@@ -35,6 +35,7 @@ import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.SnapshotRef;
 import org.apache.iceberg.Table;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -128,6 +129,11 @@ class CollationSinkRecoveryTest {
   }
 
   private void pipeline(StreamExecutionEnvironment env, int failAfter, long firstId, int count) {
+    pipeline(env, failAfter, firstId, count, SnapshotRef.MAIN_BRANCH);
+  }
+
+  private void pipeline(
+      StreamExecutionEnvironment env, int failAfter, long firstId, int count, String branch) {
     DataStream<RowData> rows =
         env.fromSequence(firstId, firstId + count - 1)
             .uid("ids")
@@ -136,6 +142,7 @@ class CollationSinkRecoveryTest {
             .uid("rows");
     CollationIcebergSink.forRowData(rows)
         .tableLoader(warehouse.loader("t"))
+        .toBranch(branch)
         .uidPrefix("sink")
         .append();
   }
@@ -184,6 +191,28 @@ class CollationSinkRecoveryTest {
     assertThat(FAILURES_LEFT.get()).as("both failures happened").isLessThanOrEqualTo(0);
     assertThat(snapshotCount()).as("commits at checkpoints, not only at the end").isGreaterThan(1);
     assertExactlyTheInputWithExactBounds();
+  }
+
+  /**
+   * On a branch, a restored committer finds what it committed in the branch's history: failures
+   * after commits to the branch duplicate nothing there, and main gets nothing.
+   */
+  @Test
+  void failuresMidStreamOnABranchLoseNothingAndLeaveMainAlone() throws Exception {
+    FAILURES_LEFT.set(2);
+    StreamExecutionEnvironment env = environment(new Configuration());
+    pipeline(env, 50, 0, ROWS, "ingest");
+    env.execute();
+
+    assertThat(FAILURES_LEFT.get()).as("both failures happened").isLessThanOrEqualTo(0);
+    table.refresh();
+    assertThat(table.currentSnapshot()).as("main").isNull();
+    assertThat(table.snapshot("ingest").sequenceNumber())
+        .as("commits at checkpoints, not only at the end")
+        .isGreaterThan(1);
+    assertThat(CollationIcebergSinkTest.ids(table, "ingest"))
+        .isEqualTo(LongStream.range(0, ROWS).boxed().collect(Collectors.toSet()));
+    CollationBoundsAssert.assertBoundsMatchData(table, "ingest");
   }
 
   @Test

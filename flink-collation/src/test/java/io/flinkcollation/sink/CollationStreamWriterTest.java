@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.apache.flink.configuration.Configuration;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.runtime.jobgraph.OperatorID;
 import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
@@ -73,7 +74,12 @@ class CollationStreamWriterTest {
     OneInputStreamOperatorTestHarness<RowData, WrittenFiles> harness =
         new OneInputStreamOperatorTestHarness<>(
             new CollationStreamWriter(
-                warehouse.loader("t"), ROW_TYPE, Map.of(), 1024, EqualityFields.NONE),
+                warehouse.loader("t"),
+                ROW_TYPE,
+                Map.of(),
+                new Configuration(),
+                1024,
+                EqualityFields.NONE),
             1,
             1,
             0,

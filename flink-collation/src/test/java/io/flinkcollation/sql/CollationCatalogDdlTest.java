@@ -278,7 +278,12 @@ class CollationCatalogDdlTest {
     assertCreateFails(
         "'collation.max-bound-length' = '0'", "'collation.max-bound-length'", "'0'", "positive");
     assertCreateFails(
-        "'collation.name' = 'icu.en_US-ci', 'branch' = 'audit'", "'branch'", "'audit'", "main");
+        "'collation.name' = 'icu.en_US-ci', 'branch' = ' '", "'branch'", "' '", "name a branch");
+    assertCreateFails(
+        "'collation.name' = 'icu.en_US-ci', 'distribution-mode' = 'hsah'",
+        "'distribution-mode'",
+        "'hsah'",
+        "'none' or 'hash'");
     assertCreateFails("'connector' = 'iceberg-collation'", "'connector'", "'iceberg-collation'");
   }
 

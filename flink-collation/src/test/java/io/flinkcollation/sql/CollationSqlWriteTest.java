@@ -8,12 +8,16 @@ import io.flinkcollation.metadata.TableCollations;
 import io.flinkcollation.testing.CollationBoundsAssert;
 import io.flinkcollation.testing.MiniClusters;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.Row;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.hadoop.HadoopCatalog;
@@ -210,6 +214,43 @@ class CollationSqlWriteTest {
         .contains("'collation.name' = 'icu.en_US-xx'");
     assertThat(iceberg.tableExists(TableIdentifier.of("db", "malformed"))).isFalse();
     assertThat(table("users2").currentSnapshot()).isNull();
+  }
+
+  /**
+   * FlinkSink's write options as SQL hints on the collation writer: {@code branch} commits to a
+   * branch (main keeps its rows), {@code distribution-mode} {@code hash} gives each partition one
+   * writer, and the session's configuration is the sink's {@code flinkConf}.
+   */
+  @Test
+  void insertHintsWriteToABranchWithHashDistribution() throws Exception {
+    TableEnvironment sql = withCatalogs(EnvironmentSettings.inBatchMode());
+    sql.executeSql(USERS);
+    sql.executeSql("INSERT INTO lake.db.users VALUES " + USER_ROWS).await();
+    long main = table("users").currentSnapshot().snapshotId();
+
+    sql.getConfig().set("write-format", "avro");
+    sql.executeSql(
+            "INSERT INTO lake.db.users /*+ OPTIONS('branch' = 'audit', 'distribution-mode' ="
+                + " 'hash', 'write-parallelism' = '2') */ SELECT id + 10, name, address, tags,"
+                + " attrs, region FROM ice.db.users")
+        .await();
+
+    Table users = table("users");
+    assertThat(users.currentSnapshot().snapshotId()).as("main").isEqualTo(main);
+    assertThat(rows(sql, "SELECT count(*) FROM ice.db.users")).containsExactly(Row.of(7L));
+    assertThat(
+            rows(
+                sql,
+                "SELECT count(*), count(DISTINCT id) FROM ice.db.users /*+ OPTIONS('branch' ="
+                    + " 'audit') */"))
+        .containsExactly(Row.of(14L, 14L));
+    List<DataFile> added = new ArrayList<>();
+    users.snapshot("audit").addedDataFiles(users.io()).forEach(added::add);
+    assertThat(added)
+        .as("one file per region, written as the session configures")
+        .hasSize(2)
+        .allSatisfy(file -> assertThat(file.format()).isEqualTo(FileFormat.AVRO));
+    assertThat(CollationBoundsAssert.assertBoundsMatchData(users, "audit")).hasSize(4);
   }
 
   private String connectorOptions(String tableName) {

@@ -25,6 +25,7 @@ import org.apache.iceberg.MetricsModes;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.StructLike;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.TableScan;
 import org.apache.iceberg.expressions.Literal;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.types.Type;
@@ -48,8 +49,18 @@ public final class CollationBoundsAssert {
   /** The current snapshot's data files, with their column stats. */
   public static List<DataFile> dataFiles(Table table) {
     table.refresh();
+    return dataFiles(table.newScan());
+  }
+
+  /** The data files of the head snapshot of {@code branch}, with their column stats. */
+  public static List<DataFile> dataFiles(Table table, String branch) {
+    table.refresh();
+    return dataFiles(table.newScan().useRef(branch));
+  }
+
+  private static List<DataFile> dataFiles(TableScan scan) {
     List<DataFile> files = new ArrayList<>();
-    try (CloseableIterable<FileScanTask> tasks = table.newScan().includeColumnStats().planFiles()) {
+    try (CloseableIterable<FileScanTask> tasks = scan.includeColumnStats().planFiles()) {
       for (FileScanTask task : tasks) {
         files.add(task.file());
       }
@@ -73,7 +84,16 @@ public final class CollationBoundsAssert {
    * @return the files checked
    */
   public static List<DataFile> assertBoundsMatchData(Table table, int maxBoundLength) {
-    List<DataFile> files = dataFiles(table);
+    return assertBoundsMatchData(table, dataFiles(table), maxBoundLength);
+  }
+
+  /** {@link #assertBoundsMatchData(Table, int)} for the head snapshot of {@code branch}. */
+  public static List<DataFile> assertBoundsMatchData(Table table, String branch) {
+    return assertBoundsMatchData(table, dataFiles(table, branch), DEFAULT_MAX_BOUND_LENGTH);
+  }
+
+  private static List<DataFile> assertBoundsMatchData(
+      Table table, List<DataFile> files, int maxBoundLength) {
     TableCollations collations = TableCollations.fromTable(table);
     for (DataFile file : files) {
       assertFileBoundsMatchData(table, collations, file, maxBoundLength);
