@@ -1,0 +1,117 @@
+package io.flinkcollation.benchmarks;
+
+import io.flinkcollation.stats.CollationBoundsTracker;
+import java.io.IOException;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.flink.table.data.RowData;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.flink.sink.FlinkAppenderFactory;
+import org.apache.iceberg.inmemory.InMemoryCatalog;
+import org.apache.iceberg.inmemory.InMemoryOutputFile;
+import org.apache.iceberg.io.FileAppender;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * The bounds tracker's time per value, and Iceberg's own Parquet writer's time per row, on the same
+ * rows, per value family and cardinality. Their quotient is the share of the stock write cost one
+ * collated column adds ({@link TrackerShare} prints it).
+ *
+ * <p>{@code tracker}: one tracker (one file, one metric) in steady state, as in a long file: it has
+ * already seen every value of the ring once, so the bounds have settled, and values arrive in the
+ * ring's order, {@value #BATCH} per invocation. The ring holds {@value #ROWS} rows, far more than
+ * the tracker's set of seen values, so high-cardinality values are not found there.
+ *
+ * <p>{@code stockParquet}: Iceberg's {@link FlinkAppenderFactory}, the appender stock {@code
+ * FlinkSink} writes data files with, with the table's default properties (Parquet, zstd), writing
+ * all {@value #ROWS} rows into a new file per invocation, closed (footer and metrics) at its end.
+ * The file is held in memory ({@link InMemoryOutputFile}): no disk time, which makes the stock cost
+ * smaller and the share larger than on a real file system.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
+public class TrackerBenchmark {
+  /** Rows of the ring, and rows per stock file. */
+  static final int ROWS = 1 << 16;
+
+  /** Values per invocation of {@code tracker}. */
+  static final int BATCH = 1024;
+
+  @Param public ValueFamily family;
+
+  @Param public Cardinality cardinality;
+
+  BenchRows rows;
+  CollationBoundsTracker tracker;
+  private FlinkAppenderFactory appenders;
+  private int next;
+
+  @Setup(Level.Trial)
+  public void setUp() {
+    rows = BenchRows.of(family, cardinality, ROWS);
+    tracker = family.newTracker();
+    for (byte[] value : rows.values) {
+      tracker.add(value, 0, value.length);
+    }
+    InMemoryCatalog catalog = new InMemoryCatalog();
+    catalog.initialize("bench", Map.of());
+    catalog.createNamespace(Namespace.of("bench"));
+    Table table = catalog.createTable(TableIdentifier.of("bench", "rows"), BenchRows.SCHEMA);
+    appenders =
+        new FlinkAppenderFactory(
+            table,
+            table.schema(),
+            BenchRows.ROW_TYPE,
+            table.properties(),
+            PartitionSpec.unpartitioned(),
+            null,
+            null);
+  }
+
+  @Benchmark
+  @OperationsPerInvocation(BATCH)
+  public void tracker() {
+    byte[][] values = rows.values;
+    int start = next;
+    for (int i = 0; i < BATCH; i++) {
+      byte[] value = values[(start + i) & (ROWS - 1)];
+      tracker.add(value, 0, value.length);
+    }
+    next = start + BATCH;
+  }
+
+  @Benchmark
+  @OperationsPerInvocation(ROWS)
+  public long stockParquet() throws IOException {
+    // Closed and its metrics read, as Iceberg's DataWriter does with every file it writes.
+    FileAppender<RowData> appender =
+        appenders.newAppender(new InMemoryOutputFile(), FileFormat.PARQUET);
+    for (RowData row : rows.rows) {
+      appender.add(row);
+    }
+    appender.close();
+    return appender.metrics().recordCount();
+  }
+}

@@ -1,0 +1,12 @@
+/**
+ * JMH benchmarks of the writer's collation work, and the measurements the README's performance
+ * section reports: {@link io.flinkcollation.benchmarks.TrackerBenchmark} times the bounds tracker
+ * per value beside Iceberg's own Parquet writer per row on the same rows, per {@link
+ * io.flinkcollation.benchmarks.ValueFamily}; {@link io.flinkcollation.benchmarks.TrackerShare} runs
+ * it and prints each share with its interval; {@link io.flinkcollation.benchmarks.TrackerMemory}
+ * measures what a tracker retains per open file and metric as rows go by.
+ *
+ * <p>Only measures: it never changes what the library does, and uses the library's classes as the
+ * sink does. Nothing here runs during {@code mvn verify} but a smoke test.
+ */
+package io.flinkcollation.benchmarks;
