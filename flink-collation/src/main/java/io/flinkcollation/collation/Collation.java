@@ -36,6 +36,21 @@ public interface Collation {
   Comparator<String> newComparator();
 
   /**
+   * New sort keys under this collation's order, consistent with {@link #newComparator()} (the same
+   * modifiers applied the same way). Like a comparator it is not thread-safe: build one per thread.
+   *
+   * @throws UnsupportedOperationException if the provider offers no sort keys for this collation;
+   *     the built-in providers always do, a third-party provider must override this method
+   */
+  default SortKeys newSortKeys() {
+    throw new UnsupportedOperationException(
+        String.format(
+            "Collation '%s' of provider '%s' has no sort keys: its provider (%s) does not implement"
+                + " Collation.newSortKeys(); compare with newComparator() instead",
+            name(), provider(), getClass().getName()));
+  }
+
+  /**
    * The collation's primary-weight ranks of short characters, when its provider offers them: they
    * let a bounds tracker decide most values from their UTF-8 bytes without a comparator
    * (docs/design.md#tracker). Built on first call and immutable; empty by default, which costs

@@ -1,8 +1,10 @@
 package io.flinkcollation.collation;
 
 import com.ibm.icu.text.Collator;
+import com.ibm.icu.text.RawCollationKey;
 import com.ibm.icu.text.RuleBasedCollator;
 import com.ibm.icu.util.ULocale;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.Optional;
 
@@ -69,6 +71,20 @@ final class IcuCollation implements Collation {
     return new IcuComparator(newCollator());
   }
 
+  /**
+   * ICU's sort keys of the prepared value: ICU defines its comparison as the order of these keys,
+   * so they agree with {@link #newComparator()} by construction (modifiers applied alike).
+   */
+  @Override
+  public SortKeys newSortKeys() {
+    RuleBasedCollator collator = newCollator();
+    RawCollationKey key = new RawCollationKey();
+    return value -> {
+      collator.getRawCollationKey(prepare(value), key);
+      return Arrays.copyOf(key.bytes, key.size);
+    };
+  }
+
   /** The value as the collator compares it: trimmed, then case mapped. */
   private String prepare(String value) {
     return caseMapping.apply(trimming.apply(value), locale);
@@ -109,9 +125,22 @@ final class IcuCollation implements Collation {
 
   /**
    * One thread's comparator: a thawed collator of its own, the modifiers applied before comparing.
+   *
+   * <p>ICU4J's compare() has a fast path for Latin text that misorders some strings with {@code ß}
+   * (U+00DF): under {@code icu.root} it finds {@code 'üß' < 'uß'}, and under {@code icu.en_US-ai}
+   * {@code 'ß' > 'SS'}, where ICU's sort keys, which define its order, say the opposite (still so
+   * in ICU4J 78). Such a comparator is not even a consistent order, so bounds and pruning could
+   * disagree with each other. Values with {@code ß} are therefore compared by their sort keys
+   * (docs/design.md#sql-functions); in every other value an exhaustive check of the Latin
+   * characters the fast path handles found no difference, and {@code SortKeysPropertyTest} checks
+   * that compare and sort keys agree.
    */
   private final class IcuComparator implements Comparator<String> {
+    private static final char SHARP_S = '\u00DF';
+
     private final RuleBasedCollator collator;
+    private final RawCollationKey leftKey = new RawCollationKey();
+    private final RawCollationKey rightKey = new RawCollationKey();
 
     IcuComparator(RuleBasedCollator collator) {
       this.collator = collator;
@@ -119,7 +148,14 @@ final class IcuCollation implements Collation {
 
     @Override
     public int compare(String a, String b) {
-      return collator.compare(prepare(a), prepare(b));
+      String left = prepare(a);
+      String right = prepare(b);
+      if (left.indexOf(SHARP_S) < 0 && right.indexOf(SHARP_S) < 0) {
+        return collator.compare(left, right);
+      }
+      collator.getRawCollationKey(left, leftKey);
+      collator.getRawCollationKey(right, rightKey);
+      return Integer.signum(leftKey.compareTo(rightKey));
     }
   }
 }

@@ -44,6 +44,12 @@ final class Utf8Collation implements Collation {
     return BYTE_ORDER;
   }
 
+  /** The value's UTF-8 bytes: byte order is its own sort key. */
+  @Override
+  public SortKeys newSortKeys() {
+    return value -> value.getBytes(StandardCharsets.UTF_8);
+  }
+
   @Override
   public String toString() {
     return Collations.UTF8;

@@ -1,5 +1,6 @@
 package io.flinkcollation.collation;
 
+import java.io.ByteArrayOutputStream;
 import java.util.Comparator;
 import java.util.Objects;
 
@@ -8,10 +9,11 @@ import java.util.Objects;
  * in the test resources so that it goes through the same {@link java.util.ServiceLoader} path as a
  * third-party provider.
  *
- * <p>It defines one collation, {@code test.upper}: case-insensitive order ({@link
- * String#CASE_INSENSITIVE_ORDER}), ties broken by {@link String#compareTo}. The tie-break makes it
- * a total order, so a file's minimum and maximum under it are unique and tests can name them
- * exactly.
+ * <p>It defines one collation, {@code test.upper}: case-insensitive order (each UTF-16 char folded
+ * as {@link String#CASE_INSENSITIVE_ORDER} folds it, then compared as {@link String#compareTo}
+ * does; unlike that order it does not pair surrogates, which keeps its sort keys simple), ties
+ * broken by {@link String#compareTo}. The tie-break makes it a total order, so a file's minimum and
+ * maximum under it are unique and tests can name them exactly.
  *
  * <p>Its version is what {@link #setVersion} last set ({@value #DEFAULT_VERSION} by default). It
  * exists to simulate "the running provider's version differs from the version a metric declares"
@@ -32,9 +34,22 @@ public final class TestCollationProvider implements CollationProvider {
   public static final String DEFAULT_VERSION = "1";
 
   private static final Comparator<String> UPPER_ORDER =
-      String.CASE_INSENSITIVE_ORDER.thenComparing(Comparator.naturalOrder());
+      Comparator.comparing(TestCollationProvider::folded).thenComparing(Comparator.naturalOrder());
 
   private static volatile String version = DEFAULT_VERSION;
+
+  /** Each char as {@link String#CASE_INSENSITIVE_ORDER} folds it: upper case, then lower case. */
+  private static String folded(String value) {
+    char[] chars = value.toCharArray();
+    for (int i = 0; i < chars.length; i++) {
+      chars[i] = fold(chars[i]);
+    }
+    return new String(chars);
+  }
+
+  private static char fold(char c) {
+    return Character.toLowerCase(Character.toUpperCase(c));
+  }
 
   /** Sets the version that later {@code resolve} calls report for {@code test.*} collations. */
   public static void setVersion(String newVersion) {
@@ -106,6 +121,30 @@ public final class TestCollationProvider implements CollationProvider {
     public Comparator<String> newComparator() {
       // Stateless, so sharing one is safe; the contract only requires a comparator per caller.
       return UPPER_ORDER;
+    }
+
+    /**
+     * Each char's case-insensitive form ({@code toLowerCase(toUpperCase(c))}, as {@link
+     * String#CASE_INSENSITIVE_ORDER} compares) as a marker byte 1 and two big-endian bytes, a 0
+     * byte (so a prefix sorts first), then the chars themselves for the tie-break.
+     */
+    @Override
+    public SortKeys newSortKeys() {
+      return value -> {
+        ByteArrayOutputStream key = new ByteArrayOutputStream(value.length() * 5 + 1);
+        for (int i = 0; i < value.length(); i++) {
+          char folded = fold(value.charAt(i));
+          key.write(1);
+          key.write(folded >>> 8);
+          key.write(folded);
+        }
+        key.write(0);
+        for (int i = 0; i < value.length(); i++) {
+          key.write(value.charAt(i) >>> 8);
+          key.write(value.charAt(i));
+        }
+        return key.toByteArray();
+      };
     }
 
     @Override

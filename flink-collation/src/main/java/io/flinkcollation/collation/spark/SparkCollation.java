@@ -4,7 +4,9 @@ import com.ibm.icu.lang.UCharacter;
 import io.flinkcollation.collation.Collation;
 import io.flinkcollation.collation.Collations;
 import io.flinkcollation.collation.PadAttribute;
+import io.flinkcollation.collation.SortKeys;
 import io.flinkcollation.collation.SpaceTrimming;
+import java.nio.charset.StandardCharsets;
 import java.util.Comparator;
 import java.util.function.UnaryOperator;
 
@@ -96,8 +98,18 @@ final class SparkCollation implements Collation {
 
   @Override
   public Comparator<String> newComparator() {
-    return (a, b) ->
-        BYTE_ORDER.compare(mapping.apply(trimming.apply(a)), mapping.apply(trimming.apply(b)));
+    return (a, b) -> BYTE_ORDER.compare(prepare(a), prepare(b));
+  }
+
+  /** The UTF-8 bytes of the trimmed and lowercased value: the order is their byte order. */
+  @Override
+  public SortKeys newSortKeys() {
+    return value -> prepare(value).getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** The value as it is compared: trimmed, then mapped. */
+  private String prepare(String value) {
+    return mapping.apply(trimming.apply(value));
   }
 
   @Override
