@@ -76,7 +76,6 @@ public final class CollationIcebergSink {
     private TableLoader tableLoader;
     private Table table;
     private ResolvedSchema resolvedSchema;
-    private Integer writeParallelism;
     private boolean overwrite;
     private List<String> equalityFieldColumns = List.of();
     private boolean upsert;
@@ -107,12 +106,14 @@ public final class CollationIcebergSink {
       return this;
     }
 
-    /** The writer's parallelism; the input's parallelism when not set. */
+    /**
+     * The writer's parallelism; the input's parallelism when not set. Same as the {@code
+     * write-parallelism} option (the one set last wins, as in Iceberg's {@code FlinkSink}).
+     */
     public Builder writeParallelism(int parallelism) {
       Preconditions.checkArgument(
           parallelism > 0, "Invalid write parallelism %s: must be positive", parallelism);
-      this.writeParallelism = parallelism;
-      return this;
+      return set(FlinkWriteOptions.WRITE_PARALLELISM.key(), Integer.toString(parallelism));
     }
 
     /**
@@ -283,9 +284,13 @@ public final class CollationIcebergSink {
         checkChangelogAllowed(target, equalityFields, replace);
       }
       int parallelism =
-          writeParallelism != null
-              ? writeParallelism
-              : conf.writeParallelism() != null ? conf.writeParallelism() : input.getParallelism();
+          conf.writeParallelism() != null ? conf.writeParallelism() : input.getParallelism();
+      Preconditions.checkArgument(
+          parallelism > 0,
+          "Table %s: invalid '%s' %s; it must be positive",
+          name,
+          FlinkWriteOptions.WRITE_PARALLELISM.key(),
+          parallelism);
       DataStream<RowData> rows =
           RowDistribution.apply(
               input, target, rowType, distributionMode(target, conf), equalityFields, parallelism);

@@ -1,8 +1,9 @@
 /**
- * The Flink sink that writes collation bounds: the parallel writer (Iceberg's own appenders, each
- * file with its bounds tracker), the single exactly-once committer, their serializers, the
- * DataStream builder {@link io.flinkcollation.sink.CollationIcebergSink}, and the adapter that
- * hands the engine-neutral tracker of {@code stats} the stored bytes of Flink strings.
+ * The Flink sink that writes collation bounds: the shuffle in front of the writers by Iceberg's
+ * distribution mode, the parallel writer (Iceberg's own appenders, each file with its bounds
+ * tracker), the single exactly-once committer (to any branch), their serializers, the DataStream
+ * builder {@link io.flinkcollation.sink.CollationIcebergSink}, and the adapter that hands the
+ * engine-neutral tracker of {@code stats} the stored bytes of Flink strings.
  *
  * <p>Flink APIs it uses beyond the public DataStream API (docs/design.md#flink-apis-used): the
  * operator API ({@code AbstractStreamOperator}, {@code OneInputStreamOperator}, {@code

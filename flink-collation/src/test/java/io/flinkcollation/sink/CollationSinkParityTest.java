@@ -10,7 +10,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
@@ -285,26 +287,23 @@ class CollationSinkParityTest {
     assertThat(CollationIcebergSinkTest.ids(table)).isEqualTo(range(0, 1000));
   }
 
-  /** {@code write-format} and {@code write-parallelism}: the files' format and count. */
+  /**
+   * {@code write-format} and {@code write-parallelism}: the files' format and count. As in Iceberg,
+   * the option and {@code writeParallelism(int)} are one setting, the one set last wins.
+   */
   @Test
   void writeFormatAndParallelismShapeTheFiles() throws Exception {
     Table table = create("t", PartitionSpec.unpartitioned(), Map.of());
     write("t", 0, 600, sink -> sink.set("write-format", "orc").set("write-parallelism", "3"));
-    // The option is below the builder's writeParallelism(4) of write(): set it directly.
-    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-    CollationIcebergSink.forRowData(
-            env.fromData(CollatedRows.rows(600, 600, 1), InternalTypeInfo.of(CollatedRows.ROW_TYPE))
-                .setParallelism(1))
-        .tableLoader(warehouse.loader("t"))
-        .set("write-format", "avro")
-        .set("write-parallelism", "3")
-        .append();
-    env.execute();
+    write("t", 600, 600, sink -> sink.set("write-format", "avro").writeParallelism(2));
 
     List<DataFile> files = CollationBoundsAssert.assertBoundsMatchData(table);
-    assertThat(files).filteredOn(file -> file.format() == FileFormat.ORC).hasSize(WRITERS);
-    assertThat(files).filteredOn(file -> file.format() == FileFormat.AVRO).hasSize(3);
+    assertThat(files).filteredOn(file -> file.format() == FileFormat.ORC).hasSize(3);
+    assertThat(files).filteredOn(file -> file.format() == FileFormat.AVRO).hasSize(2);
     assertThat(CollationIcebergSinkTest.ids(table)).isEqualTo(range(0, 1200));
+    assertThatThrownBy(() -> write("t", 0, 10, sink -> sink.set("write-parallelism", "0")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("Table test.db.t: invalid 'write-parallelism' 0; it must be positive");
   }
 
   /**
@@ -328,9 +327,43 @@ class CollationSinkParityTest {
         .allSatisfy(file -> assertThat(avroHeader(file)).contains("avro.codec", "zstandard"));
   }
 
+  /** {@code compression-strategy}: ORC files of the same rows are smaller for compression. */
+  @Test
+  void orcCompressionStrategyShapesTheFiles() throws Exception {
+    Map<String, String> orc = Map.of("write-format", "orc", "compression-codec", "zlib");
+    long speed = totalSize("speed", with(orc, "compression-strategy", "speed"));
+    long compression = totalSize("compression", with(orc, "compression-strategy", "compression"));
+    assertThat(compression).isLessThan(speed);
+  }
+
+  /** {@code overwrite-enabled}: a bounded job replaces what it writes (all of this table). */
+  @Test
+  void overwriteEnabledReplacesTheTable() throws Exception {
+    Table table = create("t", PartitionSpec.unpartitioned(), Map.of());
+    write("t", 0, 300, sink -> {});
+    write("t", 1000, 200, sink -> sink.set("overwrite-enabled", "true"));
+
+    assertThat(CollationIcebergSinkTest.ids(table)).isEqualTo(range(1000, 200));
+    assertThat(table.currentSnapshot().operation()).isEqualTo("overwrite");
+    CollationBoundsAssert.assertBoundsMatchData(table);
+  }
+
+  private static Map<String, String> with(Map<String, String> options, String key, String value) {
+    Map<String, String> all = new HashMap<>(options);
+    all.put(key, value);
+    return all;
+  }
+
   private long totalSize(String name, Map<String, String> options) throws Exception {
     Table table = create(name, PartitionSpec.unpartitioned(), Map.of());
-    write(name, 0, 3000, sink -> sink.setAll(options).set("write-format", "parquet"));
+    Map<String, String> all = new HashMap<>(Map.of("write-format", "parquet"));
+    all.putAll(options);
+    write(name, 0, 3000, sink -> sink.setAll(all));
+    assertThat(CollationBoundsAssert.dataFiles(table))
+        .allSatisfy(
+            file ->
+                assertThat(file.format().name())
+                    .isEqualTo(all.get("write-format").toUpperCase(Locale.ROOT)));
     return CollationBoundsAssert.assertBoundsMatchData(table).stream()
         .mapToLong(DataFile::fileSizeInBytes)
         .sum();
