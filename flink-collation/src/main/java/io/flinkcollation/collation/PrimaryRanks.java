@@ -3,19 +3,22 @@ package io.flinkcollation.collation;
 import com.ibm.icu.lang.UCharacter;
 import com.ibm.icu.lang.UCharacterCategory;
 import com.ibm.icu.text.CollationElementIterator;
+import com.ibm.icu.text.CollationKey;
 import com.ibm.icu.text.Collator;
 import com.ibm.icu.text.Normalizer2;
 import com.ibm.icu.text.RuleBasedCollator;
 import com.ibm.icu.text.UnicodeSet;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
- * The primary weights of one collation for the characters below U+0800 (one- and two-byte UTF-8),
- * as small ranks, so that the order of two values can often be decided from their UTF-8 bytes
- * without decoding them: while both values consist of ranked characters, their sequences of ranks
- * compare as their primary weights do, and a primary difference decides the comparison at every
- * strength.
+ * The primary weights of one collation for the characters of the Basic Multilingual Plane (one- to
+ * three-byte UTF-8), as small ranks, so that the order of two values can often be decided from
+ * their UTF-8 bytes without decoding them: while both values consist of ranked characters, their
+ * sequences of ranks compare as their primary weights do, and a primary difference decides the
+ * comparison at every strength.
  *
  * <p>Built once per collation from the collator itself. A character is ranked only when its
  * collation elements cannot depend on its neighbours and carry exactly one non-zero primary weight
@@ -25,13 +28,13 @@ import java.util.List;
  *   <li>never ranked: a character whose mapping depends on the text before it (a prefix mapping,
  *       {@link RuleBasedCollator#getContractionsAndExpansions} with prefixes), one ignorable at
  *       primary strength, an expansion to several primary weights ({@code ß}, {@code æ}), a digit
- *       under numeric collation, a character whose decomposition starts with a combining mark, and
- *       a precomposed character whose decomposition holds a contraction starter or a prefix-mapped
- *       character;
+ *       under numeric collation, a character whose decomposition starts with a combining mark or
+ *       holds a prefix-mapped character, a private-use character;
  *   <li>a contraction starter ({@code c} of Spanish traditional {@code ch}, {@code a} of Danish
- *       {@code aa}) counts only at the end of the value or before a ranked character that goes on
- *       no contraction of a ranked starter; a ranked character never starts a combining sequence,
- *       so no discontiguous contraction can reach past it;
+ *       {@code aa}), or a precomposed character whose decomposition holds one (Swedish {@code å},
+ *       {@code a} + ring, which is a contraction), counts only at the end of the value or before a
+ *       ranked character that goes on no contraction; a ranked character never starts a combining
+ *       sequence, so no discontiguous contraction can reach past it;
  *   <li>under {@link PadAttribute#PAD_SPACE} a run of trailing spaces is the end of the value.
  * </ul>
  *
@@ -50,8 +53,11 @@ public final class PrimaryRanks {
   /** {@link #next} when the character at the position cannot be ranked: compare with ICU. */
   public static final int STOP = 0;
 
-  /** Code points below this limit may be ranked: every one- and two-byte UTF-8 sequence. */
-  public static final int LIMIT = 0x800;
+  /**
+   * Code points below this limit may be ranked: the Basic Multilingual Plane, every one-, two- and
+   * three-byte UTF-8 sequence (Latin, Greek, Cyrillic, Hebrew, Arabic, CJK, kana...).
+   */
+  public static final int LIMIT = 0x10000;
 
   /** Ranks nothing: every walk stops at once. */
   public static final PrimaryRanks NONE = new PrimaryRanks(new int[LIMIT]);
@@ -80,9 +86,8 @@ public final class PrimaryRanks {
    * The rank of the character starting at {@code pos} of the UTF-8 value {@code bytes[..end)}.
    *
    * @return {@link #END} at the end of the value, {@link #STOP} when the character cannot be ranked
-   *     here (including invalid UTF-8 and characters of three or four bytes), otherwise a positive
-   *     result holding the rank ({@link #rank}) and the character's length in bytes ({@link
-   *     #length})
+   *     here (including invalid UTF-8 and characters of four bytes), otherwise a positive result
+   *     holding the rank ({@link #rank}) and the character's length in bytes ({@link #length})
    */
   public int next(byte[] bytes, int pos, int end) {
     if (pos >= end) {
@@ -123,7 +128,7 @@ public final class PrimaryRanks {
     return next >>> 2;
   }
 
-  /** The character's length in bytes (1 or 2) in a positive {@link #next} result. */
+  /** The character's length in bytes (1 to 3) in a positive {@link #next} result. */
   public static int length(int next) {
     return next & 3;
   }
@@ -144,8 +149,8 @@ public final class PrimaryRanks {
   }
 
   /**
-   * The code point of the one- or two-byte UTF-8 character at {@code pos} of {@code bytes[..end)},
-   * or -1 (the end of the value, invalid UTF-8, a character of three or four bytes).
+   * The code point of the one-, two- or three-byte UTF-8 character at {@code pos} of {@code
+   * bytes[..end)}, or -1 (the end of the value, invalid UTF-8, a character of four bytes).
    */
   public static int codePointAt(byte[] bytes, int pos, int end) {
     if (pos >= end) {
@@ -160,24 +165,45 @@ public final class PrimaryRanks {
     return codePoint >= 0 && codePoint < LIMIT ? entries[codePoint] >>> FLAG_BITS : 0;
   }
 
-  /** Length of a valid one- or two-byte UTF-8 sequence at {@code pos}, else 0. */
+  /**
+   * Length of a valid one-, two- or three-byte UTF-8 sequence at {@code pos}, else 0 (also for
+   * overlong forms and surrogates, which are never ranked).
+   */
   private static int length(byte[] bytes, int pos, int end) {
     int lead = bytes[pos];
     if (lead >= 0) {
       return 1;
     }
-    // 0xC2..0xDF: two bytes, not overlong; the continuation byte must be 0x80..0xBF.
-    if (lead >= (byte) 0xC2
-        && lead <= (byte) 0xDF
-        && pos + 1 < end
-        && (bytes[pos + 1] & 0xC0) == 0x80) {
+    if (pos + 1 >= end || (bytes[pos + 1] & 0xC0) != 0x80) {
+      return 0;
+    }
+    // 0xC2..0xDF: two bytes, not overlong.
+    if (lead >= (byte) 0xC2 && lead <= (byte) 0xDF) {
       return 2;
+    }
+    // 0xE0..0xEF: three bytes; after 0xE0 at least 0xA0 (not overlong), after 0xED at most 0x9F
+    // (no surrogates).
+    if (lead >= (byte) 0xE0
+        && lead <= (byte) 0xEF
+        && pos + 2 < end
+        && (bytes[pos + 2] & 0xC0) == 0x80) {
+      int second = bytes[pos + 1] & 0xFF;
+      return (lead == (byte) 0xE0 && second < 0xA0) || (lead == (byte) 0xED && second > 0x9F)
+          ? 0
+          : 3;
     }
     return 0;
   }
 
   private static int codePoint(byte[] bytes, int pos, int length) {
-    return length == 1 ? bytes[pos] : (bytes[pos] & 0x1F) << 6 | (bytes[pos + 1] & 0x3F);
+    switch (length) {
+      case 1:
+        return bytes[pos];
+      case 2:
+        return (bytes[pos] & 0x1F) << 6 | (bytes[pos + 1] & 0x3F);
+      default:
+        return (bytes[pos] & 0x0F) << 12 | (bytes[pos + 1] & 0x3F) << 6 | (bytes[pos + 2] & 0x3F);
+    }
   }
 
   /**
@@ -215,9 +241,7 @@ public final class PrimaryRanks {
     for (String s : contractions) {
       int first = s.codePointAt(0);
       starters.add(first);
-      if (first < LIMIT) {
-        addCodePoints(continuing, s.substring(Character.charCount(first)));
-      }
+      addCodePoints(continuing, s.substring(Character.charCount(first)));
     }
 
     Normalizer2 nfd = Normalizer2.getNFDInstance();
@@ -227,21 +251,31 @@ public final class PrimaryRanks {
       int type = UCharacter.getType(cp);
       if (type == UCharacterCategory.UNASSIGNED
           || type == UCharacterCategory.SURROGATE
+          || type == UCharacterCategory.PRIVATE_USE
           || (numeric && type == UCharacterCategory.DECIMAL_DIGIT_NUMBER)) {
         continue;
       }
       String single = new String(Character.toChars(cp));
       String decomposed = nfd.normalize(single);
       if (UCharacter.getCombiningClass(decomposed.codePointAt(0)) != 0
-          || containsAny(prefixed, decomposed)
-          || (!decomposed.equals(single) && containsAny(starters, decomposed))) {
+          || containsAny(prefixed, decomposed)) {
         continue;
       }
       if (primaryWeights(collator, single) != 1 || primary.compare(single, "") == 0) {
         continue;
       }
-      int flags = starters.contains(cp) ? STARTER : 0;
-      if (containsAny(continuing, decomposed)) {
+      // A precomposed character that holds a starter (Swedish å is a + ring, and a + ring is a
+      // contraction) may start a contraction like the starter does: it counts only where a
+      // starter would.
+      boolean starter =
+          starters.contains(cp)
+              || (!decomposed.equals(single) && containsAny(starters, decomposed));
+      int flags = starter ? STARTER : 0;
+      // A contraction from a starter before this character can only go on with the character or
+      // its decomposition's first code point: the marks after that could be reached only by
+      // skipping it, and a discontiguous contraction skips combining marks, never a character of
+      // combining class 0.
+      if (continuing.contains(cp) || continuing.contains(decomposed.codePointAt(0))) {
         flags |= CONTINUES;
       }
       if (cp == ' ' && pad == PadAttribute.PAD_SPACE) {
@@ -252,11 +286,13 @@ public final class PrimaryRanks {
       }
       ranked.add(new int[] {cp, flags});
     }
-    ranked.sort(
-        (a, b) ->
-            primary.compare(
-                new String(Character.toChars(a[0])), new String(Character.toChars(b[0]))));
-    return new PrimaryRanks(entries(primary, ranked));
+    // Sorted by primary collation keys: tens of thousands of characters, so not by compare().
+    Map<Integer, CollationKey> keys = new HashMap<>();
+    for (int[] entry : ranked) {
+      keys.put(entry[0], primary.getCollationKey(new String(Character.toChars(entry[0]))));
+    }
+    ranked.sort((a, b) -> keys.get(a[0]).compareTo(keys.get(b[0])));
+    return new PrimaryRanks(entries(primary, ranked, keys));
   }
 
   /**
@@ -264,37 +300,45 @@ public final class PrimaryRanks {
    * followed by the highest-ranked one does not stay below (which a character with more than one
    * primary weight would show), until every neighbouring pair passes.
    */
-  private static int[] entries(RuleBasedCollator primary, List<int[]> ranked) {
-    boolean dropped = true;
-    while (dropped && !ranked.isEmpty()) {
-      dropped = false;
-      String highest = null;
-      for (int i = ranked.size() - 1; i >= 0 && highest == null; i--) {
-        if ((ranked.get(i)[1] & (STARTER | PAD)) == 0) {
-          highest = new String(Character.toChars(ranked.get(i)[0]));
-        }
+  private static int[] entries(
+      RuleBasedCollator primary, List<int[]> ranked, Map<Integer, CollationKey> keys) {
+    List<String> strings = new ArrayList<>(ranked.size());
+    for (int[] entry : ranked) {
+      strings.add(new String(Character.toChars(entry[0])));
+    }
+    // Passes until one drops nothing: a drop re-checks the new neighbours at once, and a pass
+    // runs again only when it dropped the highest-ranked character the checks append.
+    boolean again = true;
+    while (again && !ranked.isEmpty()) {
+      again = false;
+      int top = ranked.size() - 1;
+      while (top >= 0 && (ranked.get(top)[1] & (STARTER | PAD)) != 0) {
+        top--;
       }
-      if (highest == null) {
+      if (top < 0) {
         ranked.clear();
         break;
       }
-      for (int i = 1; i < ranked.size(); i++) {
-        String lower = new String(Character.toChars(ranked.get(i - 1)[0]));
-        String upper = new String(Character.toChars(ranked.get(i)[0]));
-        int order = primary.compare(lower, upper);
+      String highest = strings.get(top);
+      for (int i = 1; i < ranked.size(); ) {
+        String lower = strings.get(i - 1);
+        String upper = strings.get(i);
+        int order = keys.get(ranked.get(i - 1)[0]).compareTo(keys.get(ranked.get(i)[0]));
         if (order > 0 || (order < 0 && primary.compare(lower + highest, upper) >= 0)) {
+          again |= upper.equals(highest);
           ranked.remove(i);
-          dropped = true;
-          break;
+          strings.remove(i);
+        } else {
+          i++;
         }
       }
     }
     int[] entries = new int[LIMIT];
     int rank = 0;
-    String previous = null;
+    CollationKey previous = null;
     for (int[] entry : ranked) {
-      String current = new String(Character.toChars(entry[0]));
-      if (previous == null || primary.compare(previous, current) != 0) {
+      CollationKey current = keys.get(entry[0]);
+      if (previous == null || previous.compareTo(current) != 0) {
         rank++;
       }
       entries[entry[0]] = rank << FLAG_BITS | entry[1];

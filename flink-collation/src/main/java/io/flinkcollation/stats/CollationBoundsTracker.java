@@ -32,15 +32,16 @@ import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
  * from a string an engine keeps beside them.
  *
  * <p>Cost (docs/design.md#tracker). With the collation's {@link PrimaryRanks}, most values are
- * decided without the collator: one bit per first character, kept for the first ranks of the
- * current bounds, tells whether the first character alone puts a value strictly inside, as it does
- * for most values of a long file; otherwise the value's ranks are walked against those of the
- * minimum and the maximum until they differ, which makes it inside or a new bound. Such values are
- * then only validated as UTF-8. A value the ranks cannot decide is looked up among the values
- * already accounted for in this file ({@link SeenValues}) and skipped when found. Only the rest is
- * decoded and compared with the collator, against the bounds the ranks left open. Nothing is
- * allocated per value on the ranked paths, and the common one touches no memory but this object and
- * the value. Memory does not grow with the number of values.
+ * decided without the collator: the rank of the first character (one bit per ASCII character, kept
+ * for the first ranks of the current bounds) tells whether it alone puts a value strictly inside,
+ * as it does for most values of a long file; otherwise the value's ranks are walked against those
+ * of the minimum and the maximum until they differ, which makes it inside or a new bound, starting
+ * where its bytes depart from both bounds (a value equal in bytes to a bound is done there). Such
+ * values are then only validated as UTF-8. A value the ranks cannot decide is looked up among the
+ * values already accounted for in this file ({@link SeenValues}) and skipped when found. Only the
+ * rest is decoded and compared with the collator, against the bounds the ranks left open. Nothing
+ * is allocated per value on the ranked paths, and the common one touches no memory but this object
+ * and the value. Memory does not grow with the number of values.
  *
  * <p>Not part of the supported API ({@link io.flinkcollation.api.PublicApi}): public for other
  * packages of this project only.
@@ -73,13 +74,11 @@ public final class CollationBoundsTracker {
 
   private final Bound min = new Bound(true);
   private final Bound max = new Bound(false);
-  // By first code point: whether a value starting with it lies strictly between the bounds,
-  // whatever follows (one bit per code point below PrimaryRanks.LIMIT). The ASCII bits are also
-  // held in two fields, so that the common case reads no memory beyond this object and the value.
-  // Rebuilt when the first rank of a bound changes.
+  // By first ASCII character: whether a value starting with it lies strictly between the bounds,
+  // whatever follows, so that the common case reads no memory beyond this object and the value
+  // (other first characters look up their rank). Rebuilt when the first rank of a bound changes.
   private long insideAsciiLow;
   private long insideAsciiHigh;
-  private long[] insideByFirst;
   private int insideFor = -1;
   private int insideUntil = -1;
   private final SeenValues seen = new SeenValues();
@@ -136,14 +135,25 @@ public final class CollationBoundsTracker {
       return;
     }
 
+    // Bytes shared with the bounds: a value equal to a bound in bytes cannot move either, and the
+    // ranks walk starts where the value departs from them.
+    int sharedWithMin = min.mismatch(bytes, offset, length);
+    int sharedWithMax = max.mismatch(bytes, offset, length);
+    if (sharedWithMin < 0 || sharedWithMax < 0) {
+      return;
+    }
     int toMin = OPEN;
     int toMax = OPEN;
-    if (ranks != null) {
+    int start =
+        ranks == null
+            ? -1
+            : walkStart(bytes, offset, length, Math.min(sharedWithMin, sharedWithMax));
+    if (start >= 0) {
       // Character by character against the ranks of both bounds, until they differ.
       int end = offset + length;
-      int next = ranks.next(bytes, offset, end);
-      int pos = offset;
-      for (int i = 0; next != PrimaryRanks.STOP; i++) {
+      int pos = offset + min.rankStarts[start];
+      int next = ranks.next(bytes, pos, end);
+      for (int i = start; next != PrimaryRanks.STOP; i++) {
         if (next == PrimaryRanks.END) {
           // The value's ranks are all known: a bound with more ranks is greater.
           toMin = toMin != OPEN ? toMin : i < min.rankCount ? LESS : UNDECIDED;
@@ -189,11 +199,49 @@ public final class CollationBoundsTracker {
     if (!checkUtf8(bytes, offset, length)) {
       return;
     }
-    if (!min.sameBytes(bytes, offset, length) && !max.sameBytes(bytes, offset, length)) {
-      compare(bytes, offset, length, toMin != GREATER, toMax != LESS);
-      boundsMoved();
-    }
+    compare(bytes, offset, length, toMin != GREATER, toMax != LESS);
+    boundsMoved();
     seen.add(bytes, offset, length, hash);
+  }
+
+  /**
+   * Where the ranks walk of a value that shares its first {@code shared} bytes with both bounds can
+   * start, as an index into the ranks of the bounds; -1 when the walk would stop undecided inside
+   * the shared bytes.
+   *
+   * <p>Why the skipped characters cannot matter (docs/design.md#tracker): a character's {@link
+   * PrimaryRanks#next} depends only on its own bytes and on those after it (a contraction starter
+   * looks at the next character, a space under PAD SPACE at the spaces after it), so over the
+   * shared bytes the value's walk is the bounds' walk, rank for rank equal to both, as long as
+   * nothing looks past them. The start backs up to a character boundary, then one character more (a
+   * starter before it looks at it) and then over spaces (a space looks past them): every character
+   * before it is whole, and so is whatever it looks at. If the bounds' walk stopped before that
+   * start, the value's stops at the same place with both orders still open. Adversarial cases
+   * (contractions and spaces at the point of departure) are in
+   * CollationBoundsTrackerEquivalenceTest.
+   */
+  private int walkStart(byte[] bytes, int offset, int length, int shared) {
+    int k = shared;
+    if (k < length) {
+      while (k > 0 && isContinuation(bytes[offset + k])) {
+        k--;
+      }
+    }
+    if (k > 0) {
+      k--;
+      while (k > 0 && isContinuation(bytes[offset + k])) {
+        k--;
+      }
+    }
+    while (k > 0 && bytes[offset + k - 1] == ' ') {
+      k--;
+    }
+    // Negative when the bounds' walk stopped before k: the value's stops there too.
+    return k > min.rankedUntil ? -1 : Arrays.binarySearch(min.rankStarts, 0, min.rankCount + 1, k);
+  }
+
+  private static boolean isContinuation(byte b) {
+    return (b & 0xC0) == 0x80;
   }
 
   /** Compares with the collator against the bounds the walk left open, and moves them. */
@@ -243,8 +291,11 @@ public final class CollationBoundsTracker {
     if (lead >= 0) {
       return ((lead < 64 ? insideAsciiLow : insideAsciiHigh) & (1L << lead)) != 0;
     }
-    int cp = PrimaryRanks.codePointAt(bytes, offset, offset + length);
-    return cp >= 0 && insideByFirst != null && (insideByFirst[cp >>> 6] & (1L << cp)) != 0;
+    if (ranks == null) {
+      return false;
+    }
+    int rank = ranks.leadingRank(PrimaryRanks.codePointAt(bytes, offset, offset + length));
+    return rank > insideFor && rank < insideUntil;
   }
 
   /** Rebuilds the inside-by-first-character bits when the first rank of a bound has changed. */
@@ -252,20 +303,22 @@ public final class CollationBoundsTracker {
     if (ranks == null || (min.firstRank == insideFor && max.firstRank == insideUntil)) {
       return;
     }
-    if (insideByFirst == null) {
-      insideByFirst = new long[PrimaryRanks.LIMIT / 64];
-    }
     insideFor = min.firstRank;
     insideUntil = max.firstRank;
-    Arrays.fill(insideByFirst, 0);
-    for (int cp = 0; cp < PrimaryRanks.LIMIT; cp++) {
+    long low = 0;
+    long high = 0;
+    for (int cp = 0; cp < 128; cp++) {
       int rank = ranks.leadingRank(cp);
       if (rank > insideFor && rank < insideUntil) {
-        insideByFirst[cp >>> 6] |= 1L << cp;
+        if (cp < 64) {
+          low |= 1L << cp;
+        } else {
+          high |= 1L << cp;
+        }
       }
     }
-    insideAsciiLow = insideByFirst[0];
-    insideAsciiHigh = insideByFirst[1];
+    insideAsciiLow = low;
+    insideAsciiHigh = high;
   }
 
   /** Whether the value is valid UTF-8; if not, the metric has no bounds in this file. */
@@ -314,8 +367,11 @@ public final class CollationBoundsTracker {
     private int length;
     private String string;
     private int[] ranks = new int[0];
-    // How many leading characters are ranked; complete when they are all of the value.
+    // How many leading characters are ranked; complete when they are all of the value. Where each
+    // ranked character starts, and where the ranked ones end (rankStarts[rankCount]).
     private int rankCount;
+    private int[] rankStarts = new int[1];
+    private int rankedUntil;
     private boolean complete;
     // The rank of the first character, for the quick test, when known; else a value that makes
     // the quick test fail (the minimum's is MAX_VALUE, the maximum's 0).
@@ -335,6 +391,7 @@ public final class CollationBoundsTracker {
       this.length = length;
       this.string = decoded;
       rankCount = 0;
+      rankedUntil = 0;
       complete = false;
       if (table != null) {
         rank(table);
@@ -343,27 +400,32 @@ public final class CollationBoundsTracker {
     }
 
     private void rank(PrimaryRanks table) {
-      for (int pos = 0; ; ) {
-        int next = table.next(bytes, pos, length);
-        if (next == PrimaryRanks.STOP) {
-          return;
-        }
+      int pos = 0;
+      for (int next = table.next(bytes, pos, length);
+          next != PrimaryRanks.STOP;
+          next = table.next(bytes, pos, length)) {
         if (next == PrimaryRanks.END) {
           complete = true;
-          return;
+          break;
         }
         if (rankCount == ranks.length) {
-          ranks = Arrays.copyOf(ranks, Math.max(16, Math.max(ranks.length * 2, length)));
+          int capacity = Math.max(16, Math.max(ranks.length * 2, length));
+          ranks = Arrays.copyOf(ranks, capacity);
+          rankStarts = Arrays.copyOf(rankStarts, capacity + 1);
         }
+        rankStarts[rankCount] = pos;
         ranks[rankCount++] = PrimaryRanks.rank(next);
         pos += PrimaryRanks.length(next);
       }
+      rankStarts[rankCount] = pos;
+      rankedUntil = pos;
     }
 
     void clear() {
       length = 0;
       string = null;
       rankCount = 0;
+      rankedUntil = 0;
       complete = false;
       firstRank = isMin ? Integer.MAX_VALUE : 0;
     }
@@ -389,9 +451,12 @@ public final class CollationBoundsTracker {
       return string;
     }
 
-    boolean sameBytes(byte[] other, int offset, int length) {
-      return this.length == length
-          && Arrays.equals(bytes, 0, length, other, offset, offset + length);
+    /**
+     * How many leading bytes the value shares with this bound (Arrays.mismatch), -1 when it is the
+     * same bytes.
+     */
+    int mismatch(byte[] other, int offset, int length) {
+      return Arrays.mismatch(bytes, 0, this.length, other, offset, offset + length);
     }
 
     /** Whether this bound is greater than the value in unsigned byte order. */

@@ -113,9 +113,12 @@ class PrimaryRanksTest {
     assertThat(walk(ranks, "xy")).containsExactly(ranks.rankOf('x'), "STOP");
     assertThat(ranks.rankOf('œ')).isZero();
     assertThat(ranks.rankOf('þ')).isGreaterThan(ranks.rankOf('z'));
-    // Tailoring å also tailors its decomposition a + ring: 'a' becomes a contraction starter and
-    // å, whose decomposition holds it, is left out.
-    assertThat(ranks.rankOf('å')).isZero();
+    // Tailoring å also tailors its decomposition a + ring: 'a' becomes a contraction starter, and
+    // so does å, whose decomposition holds it: it counts only where no contraction can go on.
+    assertThat(ranks.rankOf('å')).isGreaterThan(ranks.rankOf('þ'));
+    assertThat(ranks.leadingRank('å')).isZero();
+    assertThat(walk(ranks, "åb")).containsExactly(ranks.rankOf('å'), ranks.rankOf('b'), "END");
+    assertThat(walk(ranks, "å\u0323")).containsExactly("STOP");
     assertThat(walk(ranks, "ab")).containsExactly(ranks.rankOf('a'), ranks.rankOf('b'), "END");
     assertThat(walk(ranks, "a\u030A")).containsExactly("STOP");
   }
@@ -155,12 +158,22 @@ class PrimaryRanksTest {
     assertThat(root.rankOf(0x00AD)).isZero(); // soft hyphen: ignorable
     assertThat(root.rankOf('é')).isEqualTo(root.rankOf('e')); // one primary weight, e's
     assertThat(root.rankOf('b')).isGreaterThan(root.rankOf('a'));
-    assertThat(walk(root, "中")).containsExactly("STOP");
+    // Characters of three UTF-8 bytes are ranked too: an ideograph's implicit weight is one
+    // primary; a Hangul syllable expands to its jamo; four-byte characters are never ranked.
+    assertThat(walk(root, "中")).containsExactly(root.rankOf('中'), "END");
+    assertThat(root.rankOf('中')).isGreaterThan(root.rankOf('z'));
+    assertThat(root.rankOf('한')).isZero();
     assertThat(walk(root, "a😀")).containsExactly(root.rankOf('a'), "STOP");
     // Invalid UTF-8 is never ranked: an overlong 'A', a lone continuation, a truncated 'é'.
     assertThat(next(root, new byte[] {(byte) 0xC1, (byte) 0x81})).isEqualTo(PrimaryRanks.STOP);
     assertThat(next(root, new byte[] {(byte) 0x80})).isEqualTo(PrimaryRanks.STOP);
     assertThat(next(root, new byte[] {(byte) 0xC3})).isEqualTo(PrimaryRanks.STOP);
+    // Nor an overlong three-byte 'A', a surrogate, a truncated '中'.
+    assertThat(next(root, new byte[] {(byte) 0xE0, (byte) 0x81, (byte) 0x81}))
+        .isEqualTo(PrimaryRanks.STOP);
+    assertThat(next(root, new byte[] {(byte) 0xED, (byte) 0xA0, (byte) 0x80}))
+        .isEqualTo(PrimaryRanks.STOP);
+    assertThat(next(root, new byte[] {(byte) 0xE4, (byte) 0xB8})).isEqualTo(PrimaryRanks.STOP);
 
     // Thai ignores punctuation at primary strength (alternate shifted): not ranked there.
     assertThat(icuRanks("icu.th").rankOf('-')).isZero();
@@ -193,16 +206,62 @@ class PrimaryRanksTest {
   }
 
   @Test
-  void codePointsOfOneAndTwoByteCharactersOnly() {
+  void codePointsOfOneToThreeByteCharactersOnly() {
     byte[] bytes = "aé€😀".getBytes(StandardCharsets.UTF_8);
     assertThat(PrimaryRanks.codePointAt(bytes, 0, bytes.length)).isEqualTo('a');
     assertThat(PrimaryRanks.codePointAt(bytes, 1, bytes.length)).isEqualTo('é');
-    assertThat(PrimaryRanks.codePointAt(bytes, 3, bytes.length)).isEqualTo(-1); // three bytes
+    assertThat(PrimaryRanks.codePointAt(bytes, 3, bytes.length)).isEqualTo('€'); // three bytes
     assertThat(PrimaryRanks.codePointAt(bytes, 6, bytes.length)).isEqualTo(-1); // four bytes
     assertThat(PrimaryRanks.codePointAt(bytes, 1, 2)).isEqualTo(-1); // truncated
+    assertThat(PrimaryRanks.codePointAt(bytes, 3, 5)).isEqualTo(-1); // truncated
     assertThat(PrimaryRanks.codePointAt(bytes, 1, 1)).isEqualTo(-1); // the end
     assertThat(PrimaryRanks.codePointAt(new byte[] {(byte) 0xC0, (byte) 0xA0}, 0, 2))
         .isEqualTo(-1); // overlong
+  }
+
+  /**
+   * The families the writer is measured on, characters of three UTF-8 bytes among them (CJK, kana,
+   * Hangul, Thai, Devanagari): where the ranks decide, ICU agrees.
+   */
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "cjk:icu.ja",
+        "cjk:icu.ja-ci",
+        "cjk:icu.zh",
+        "cjk:icu.zh_Hant",
+        "cjk:icu.ko",
+        "cjk:icu.root",
+        "scripts:icu.th",
+        "scripts:icu.hi",
+        "scripts:icu.ar",
+        "scripts:icu.root",
+        "nordic:icu.sv_SE",
+        "nordic:icu.da_DK-ci",
+        "nordic:icu.fi",
+        "turkish:icu.tr_TR",
+        "turkish:icu.az-ci",
+        "german:icu.de_DE-ci",
+        "contractions:icu.hu",
+        "contractions:icu.cs_CZ",
+        "url:icu.en_US-ci"
+      })
+  void ranksDecideOnlyAsTheCollationDoesForEveryFamily(String familyAndName) {
+    String family = familyAndName.substring(0, familyAndName.indexOf(':'));
+    String name = familyAndName.substring(family.length() + 1);
+    Collation collation = Collations.resolve(name);
+    List<String> pieces = CollationSamples.FAMILY_PIECES.get(family);
+    Random random = new Random(familyAndName.hashCode());
+    List<String> values = new ArrayList<>();
+    for (int i = 0; i < 3000; i++) {
+      values.add(CollationSamples.pieces("", pieces, 6, random));
+    }
+    assertAgreement(
+        familyAndName,
+        collation.newComparator(),
+        collation.primaryRanks().orElseThrow(),
+        values,
+        random);
   }
 
   private static PrimaryRanks icuRanks(String name) {
@@ -260,10 +319,21 @@ class PrimaryRanksTest {
    */
   static void assertAgreement(
       String what, Comparator<String> comparator, PrimaryRanks ranks, Random random) {
-    List<String> values = new ArrayList<>(WORDS);
+    List<String> values = new ArrayList<>();
     for (int i = 0; i < 3000; i++) {
       values.add(randomString(random));
     }
+    assertAgreement(what, comparator, ranks, values, random);
+  }
+
+  private static void assertAgreement(
+      String what,
+      Comparator<String> comparator,
+      PrimaryRanks ranks,
+      List<String> randomValues,
+      Random random) {
+    List<String> values = new ArrayList<>(WORDS);
+    values.addAll(randomValues);
     int pairs = 0;
     int decided = 0;
     for (int n = 0; n < 30000; n++) {

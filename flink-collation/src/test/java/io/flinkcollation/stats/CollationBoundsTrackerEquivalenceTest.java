@@ -1,6 +1,7 @@
 package io.flinkcollation.stats;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.params.provider.Arguments.arguments;
 
 import com.ibm.icu.text.Collator;
 import io.flinkcollation.collation.Collation;
@@ -14,13 +15,16 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiFunction;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
@@ -81,10 +85,25 @@ class CollationBoundsTrackerEquivalenceTest {
    */
   static void assertBoundsEqualTheReference(
       Collation collation, Supplier<Comparator<String>> reference) {
-    Random random = new Random(collation.name().hashCode());
-    for (int file = 0; file < 250; file++) {
+    assertBoundsEqualTheReference(
+        collation, reference, CollationBoundsTrackerEquivalenceTest::file, 250, 0);
+  }
+
+  /**
+   * Over {@code files} random files of {@code generator}, a tracker with the collation's own
+   * comparator and whatever ranks it offers has the bounds and outcome that sorting with {@code
+   * reference} gives.
+   */
+  static void assertBoundsEqualTheReference(
+      Collation collation,
+      Supplier<Comparator<String>> reference,
+      BiFunction<Random, Comparator<String>, List<String>> generator,
+      int files,
+      long seed) {
+    Random random = new Random(collation.name().hashCode() ^ seed);
+    for (int file = 0; file < files; file++) {
       int maxBoundLength = random.nextInt(4) == 0 ? 1 + random.nextInt(6) : 1024;
-      List<String> values = file(random, reference.get());
+      List<String> values = generator.apply(random, reference.get());
       boolean invalid = random.nextInt(25) == 0;
       CollationBoundsTracker tracker =
           new CollationBoundsTracker(
@@ -122,6 +141,166 @@ class CollationBoundsTrackerEquivalenceTest {
       assertThat(tracker.outcome()).as(what).isEqualTo(outcome);
       assertThat(tracker.valueCount()).as(what).isEqualTo(nonNull.size());
     }
+  }
+
+  /**
+   * The families the writer is measured on (docs/design.md#tracker), each under the collations that
+   * treat its characters specially: files of values that share long prefixes (URLs, or random
+   * pieces of the family) and depart from each other and from the bounds at every kind of piece,
+   * contraction starters, combining marks and spaces included; low and high cardinality, sorted
+   * runs.
+   */
+  @ParameterizedTest(name = "{0} under {1}")
+  @MethodSource("families")
+  void familiesMatchTheNaiveReference(String family, Collation collation) {
+    assertThat(collation.primaryRanks()).as("the fast path under test").isPresent();
+    List<String> pieces = CollationSamples.FAMILY_PIECES.get(family);
+    assertBoundsEqualTheReference(
+        collation,
+        collation::newComparator,
+        (random, order) -> familyFile(pieces, random, order),
+        150,
+        family.hashCode());
+  }
+
+  static Stream<Arguments> families() {
+    return Stream.of(
+            family(
+                "latin",
+                "icu.en_US",
+                "icu.en_US-ci",
+                "icu.en_US-ai",
+                "icu.en_US-ci-ai",
+                "icu.fr_CA"),
+            family("rtrim", "icu.en_US-rtrim", "icu.en_US-ci-ai-rtrim", "icu.sv_SE-rtrim"),
+            family("german", "icu.de_DE", "icu.de_DE-ci", "icu.de_DE-ci-ai"),
+            Stream.of(
+                arguments(
+                    "german",
+                    CollationSamples.icuCollation("de@collation=phonebook", Collator.TERTIARY))),
+            family("nordic", "icu.sv_SE", "icu.sv_SE-ci", "icu.da_DK", "icu.da_DK-ci-ai", "icu.fi"),
+            family("turkish", "icu.tr_TR", "icu.tr_TR-ci", "icu.tr_TR-ci-ai", "icu.az"),
+            family("cjk", "icu.ja", "icu.ja-ci", "icu.zh", "icu.zh_Hant", "icu.ko", "icu.root"),
+            family("url", "icu.en_US-ci", "icu.root", "icu.sv_SE-ci"),
+            family("contractions", "icu.cs_CZ", "icu.hr-ci", "icu.hu", "icu.cy", "icu.ca"),
+            Stream.of(
+                arguments(
+                    "contractions",
+                    CollationSamples.icuCollation("es@collation=traditional", Collator.SECONDARY))),
+            family(
+                "scripts",
+                "icu.root",
+                "icu.th",
+                "icu.hi",
+                "icu.ru",
+                "icu.el-ci",
+                "icu.ar",
+                "icu.he"))
+        .flatMap(s -> s);
+  }
+
+  private static Stream<Arguments> family(String family, String... collations) {
+    return Stream.of(collations).map(name -> arguments(family, Collations.resolve(name)));
+  }
+
+  /**
+   * A file of one family's values: most after one shared prefix (none, a URL's, or random pieces of
+   * the family, so that values depart from the bounds deep inside), low or high cardinality, now
+   * and then sorted.
+   */
+  static List<String> familyFile(List<String> pieces, Random random, Comparator<String> order) {
+    int size = 1 + random.nextInt(random.nextInt(8) == 0 ? 2000 : 150);
+    String prefix;
+    switch (random.nextInt(3)) {
+      case 0:
+        prefix = "";
+        break;
+      case 1:
+        prefix = "https://www.example.com/products/";
+        break;
+      default:
+        prefix = CollationSamples.pieces("", pieces, 12, random);
+    }
+    int poolSize = random.nextBoolean() ? 1 + random.nextInt(20) : size;
+    List<String> pool = new ArrayList<>();
+    for (int i = 0; i < poolSize; i++) {
+      pool.add(CollationSamples.pieces(random.nextInt(5) == 0 ? "" : prefix, pieces, 5, random));
+    }
+    List<String> values = new ArrayList<>();
+    for (int i = 0; i < size; i++) {
+      values.add(pool.get(random.nextInt(pool.size())));
+    }
+    if (random.nextInt(4) == 0) {
+      values.sort(random.nextBoolean() ? order : order.reversed());
+    }
+    return values;
+  }
+
+  /**
+   * Values that share bytes with a bound up to a point where what the shared part means depends on
+   * what follows: a contraction starter ({@code c}/{@code ch}, Danish {@code a}/{@code aa}), a
+   * letter that a combining mark after it turns into another letter (Swedish {@code a} + ring,
+   * Turkish {@code I} + dot), a precomposed letter and its decomposition, and spaces that PAD SPACE
+   * ignores only at the end. Every order of each group gives the reference's bounds.
+   */
+  @Test
+  void departuresWhereTheSharedBytesMeanSomethingElseMatchTheReference() {
+    Map<Collation, List<List<String>>> groups =
+        Map.of(
+            CollationSamples.icuCollation("es@collation=traditional", Collator.TERTIARY),
+            List.of(
+                List.of("pre ca", "pre ch", "pre cz", "pre c", "pre d"),
+                List.of("pre lz", "pre ll", "pre l", "pre m", "pre la")),
+            Collations.resolve("icu.da_DK"),
+            List.of(List.of("xa", "xaa", "xab", "xz", "xå"), List.of("aa", "ab", "a", "z", "Aa")),
+            Collations.resolve("icu.sv_SE"),
+            List.of(
+                List.of("ka", "ka\u030A", "kå", "kz", "kb"),
+                List.of("ka\u030Ab", "kåa", "ka\u0323\u030A", "kaz", "ka")),
+            Collations.resolve("icu.tr_TR"),
+            List.of(
+                List.of("kI", "kI\u0307", "kİ", "kı", "ki"),
+                List.of("ks", "ks\u0327", "kş", "kt", "kr")),
+            Collations.resolve("icu.en_US-rtrim"),
+            List.of(
+                List.of("ab  ", "ab  c", "ab", "ab \t", "ab b"),
+                List.of("  ", " ", "", " a", "\t")),
+            Collations.resolve("icu.th"),
+            List.of(List.of("กเก", "กเข", "กแก", "กก", "กข")),
+            Collations.resolve("icu.ja"),
+            List.of(List.of("東京カ", "東京ガ", "東京か\u3099", "東京ｶ", "東京ー")));
+    groups.forEach(
+        (collation, lists) -> {
+          for (List<String> group : lists) {
+            for (List<String> order : permutations(group)) {
+              CollationBoundsTracker tracker = ranked(collation, collation.newComparator(), 1024);
+              order.forEach(v -> add(tracker, v, new Random(order.hashCode())));
+              assertThat(tracker.bounds().map(b -> List.of(b.lower(), b.upper())))
+                  .as("%s, values in order %s", collation, order)
+                  .isEqualTo(
+                      CollationBoundsAssert.expectedBounds(collation, order, 1024)
+                          .map(Arrays::asList));
+            }
+          }
+        });
+  }
+
+  private static List<List<String>> permutations(List<String> values) {
+    if (values.size() <= 1) {
+      return List.of(values);
+    }
+    List<List<String>> out = new ArrayList<>();
+    for (int i = 0; i < values.size(); i++) {
+      List<String> rest = new ArrayList<>(values);
+      String first = rest.remove(i);
+      for (List<String> tail : permutations(rest)) {
+        List<String> order = new ArrayList<>();
+        order.add(first);
+        order.addAll(tail);
+        out.add(order);
+      }
+    }
+    return out;
   }
 
   /** Without ranks (a comparator that offers none) the tracker is just as exact. */
@@ -182,6 +361,45 @@ class CollationBoundsTrackerEquivalenceTest {
       add(repeated, value, random);
     }
     assertThat(compares.get()).isLessThanOrEqualTo(2 * distinct.size());
+  }
+
+  /**
+   * Long shared prefixes and characters of three UTF-8 bytes are decided without the collator too:
+   * values that share a URL's first 33 bytes with both bounds, and Japanese names, high
+   * cardinality. Counted, not timed.
+   */
+  @Test
+  void longSharedPrefixesAndCjkAreDecidedWithoutTheCollator() {
+    Map<String, List<String>> starts =
+        Map.of(
+            "icu.en_US-ci", List.of("https://www.example.com/products/"),
+            "icu.ja", List.of("東京", "大阪", "名古屋"),
+            "icu.sv_SE", List.of("Åsa ", "Örebro ", "Ängelholm ", "Västerås ", "Malmö "),
+            "icu.tr_TR-ci", List.of("İstanbul ", "Işık ", "Şişli ", "Çorum ", "ılık "));
+    Random random = new Random(5);
+    starts.forEach(
+        (name, words) -> {
+          Collation collation = Collations.resolve(name);
+          Comparator<String> icu = collation.newComparator();
+          AtomicInteger compares = new AtomicInteger();
+          CollationBoundsTracker tracker =
+              ranked(
+                  collation,
+                  (a, b) -> {
+                    compares.incrementAndGet();
+                    return icu.compare(a, b);
+                  },
+                  1024);
+          for (int i = 0; i < 20_000; i++) {
+            String cjk = name.equals("icu.ja") ? "" + (char) (0x4E00 + random.nextInt(0x5000)) : "";
+            String value =
+                words.get(random.nextInt(words.size()))
+                    + cjk
+                    + Long.toString(random.nextLong() >>> 1, 36);
+            add(tracker, value, random);
+          }
+          assertThat(compares.get()).as(name).isLessThan(20_000 / 50);
+        });
   }
 
   /** A random file: its kind decides cardinality and order. Nulls here and there. */

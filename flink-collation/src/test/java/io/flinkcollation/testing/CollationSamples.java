@@ -12,6 +12,7 @@ import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 
@@ -64,7 +65,111 @@ public final class CollationSamples {
           "οδοσ", "ﬁ", "FI", "Ａ", "a", "A", "k", "K", "\u212A", "ǅ", "ǆ", "Ǆ", "ŉ", "ΐ", "é", "É",
           "Ì", "ì", "Í", "í", "ï", "Ĩ", "\u0345");
 
+  /**
+   * Pieces of values per family the writer is measured on, each with what its collations treat
+   * specially: case, accents (precomposed and combining), trailing spaces and tabs, German sharp s,
+   * Swedish and Danish letters after z (also spelled with combining marks, and Danish {@code aa}),
+   * the four Turkish i's and letters with a cedilla, CJK ideographs, kana of every width with
+   * voicing marks and Hangul (syllables and jamo), URL punctuation, contractions of several
+   * languages, Thai prevowels, Devanagari with nukta, Greek, Cyrillic, Hebrew and Arabic.
+   */
+  public static final Map<String, List<String>> FAMILY_PIECES =
+      Map.of(
+          "latin",
+          List.of(
+              "a", "b", "e", "n", "z", "A", "E", "Z", "é", "É", "è", "ç", "ñ", "Ñ", " ", "-", "0",
+              "9", "e\u0301", "\u0327"),
+          "rtrim",
+          List.of("a", "A", "b", "é", " ", "  ", "\t", "\u00A0", "a "),
+          "german",
+          List.of(
+              "ß", "ẞ", "ss", "SS", "s", "S", "ä", "Ä", "a", "ae", "ö", "o", "ü", "u", "e", " ",
+              "a\u0308"),
+          "nordic",
+          List.of(
+              "a", "A", "å", "Å", "a\u030A", "A\u030A", "ä", "a\u0308", "æ", "ö", "ø", "o",
+              "o\u0308", "aa", "Aa", "AA", "v", "w", "y", "ü", "z", "\u0323", "\u030A", " "),
+          "turkish",
+          List.of(
+              "i", "I", "ı", "İ", "I\u0307", "i\u0307", "\u0307", "ş", "Ş", "s", "s\u0327", "ğ",
+              "g", "ç", "c", "C\u0327", "ö", "o", "ü", "u", " "),
+          "cjk",
+          List.of(
+              "中",
+              "国",
+              "東",
+              "京",
+              "一",
+              "丁",
+              "龥",
+              "々",
+              "〆",
+              "ー",
+              "ア",
+              "あ",
+              "ｱ",
+              "ｧ",
+              "カ",
+              "ガ",
+              "か\u3099",
+              "ゕ",
+              "゛",
+              "ヽ",
+              "。",
+              "、",
+              "Ａ",
+              "ａ",
+              "한",
+              "서울",
+              "\u1100\u1161",
+              "\u1161",
+              "ㄱ",
+              "a",
+              "1",
+              " "),
+          "url",
+          List.of(
+              "https://",
+              "www.",
+              "example.com",
+              "/",
+              "/products/",
+              ".",
+              "-",
+              "_",
+              "?",
+              "=",
+              "&",
+              "%20",
+              "a",
+              "B",
+              "z",
+              "0",
+              "9",
+              "é"),
+          "contractions",
+          List.of(
+              "c", "C", "h", "H", "ch", "CH", "l", "ll", "L", "d", "ž", "dž", "dz", "dzs", "cs",
+              "ccs", "n", "j", "nj", "y", "ly", "x", "a", "·", "l·l"),
+          "scripts",
+          List.of(
+              "α", "Ω", "ά", "ς", "й", "и\u0306", "ё", "ж", "Я", "א", "ש", "ب", "آ", "ا\u0653",
+              "لا", "เ", "ก", "แ", "ข", "ะ", "\u0E48", "क", "\u093C", "क़", "ि", "ा", "a", " "));
+
   private CollationSamples() {}
+
+  /**
+   * A value of up to {@code max} random {@code pieces} after {@code prefix}: many such values share
+   * the prefix and depart from each other, and from the bounds, at every kind of piece.
+   */
+  public static String pieces(String prefix, List<String> pieces, int max, Random random) {
+    StringBuilder value = new StringBuilder(prefix);
+    int count = random.nextInt(max + 1);
+    for (int i = 0; i < count; i++) {
+      value.append(pieces.get(random.nextInt(pieces.size())));
+    }
+    return value.toString();
+  }
 
   /**
    * A few of {@link #CASE_PIECES}, at random: values built from a small alphabet put every one of
