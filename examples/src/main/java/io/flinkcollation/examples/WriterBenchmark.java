@@ -63,10 +63,15 @@ import org.apache.iceberg.types.Types;
  * not inflate; the final ratio is that one, the wall-clock one is printed beside it. Ratios are
  * taken within each round (robust to a machine whose load drifts), then the median over rounds; the
  * order of the cases rotates from round to round.
+ *
+ * <p>Each collated case's median task-CPU ratio gets a distribution-free {@value
+ * #INTERVAL_CONFIDENCE} confidence interval from the order statistics of its rounds ({@link
+ * MedianInterval}); the run ends by saying whether the widest of them is within ±{@value
+ * #GOAL_HALF_WIDTH_PERCENT}% of its median, and with the smallest median ratio.
  */
 public final class WriterBenchmark {
   static final String USAGE =
-      "WriterBenchmark [--rows N (default: 2000000)] [--rounds N (default: 5)]"
+      "WriterBenchmark [--rows N (default: 2000000)] [--rounds N (default: 9)]"
           + " [--tracker-values N (default: 10000000)] [--prune-rows N (default: 2000000)]"
           + " [--warehouse DIR (default: a temporary folder)]";
 
@@ -80,6 +85,12 @@ public final class WriterBenchmark {
 
   static final String NAME_COLLATION = "icu.en_US-ci-ai";
   static final String CITY_COLLATION = "icu.de_DE-ci";
+
+  /** The confidence of each median ratio's interval (order statistics, {@link MedianInterval}). */
+  static final double INTERVAL_CONFIDENCE = 0.95;
+
+  /** How close to its median ratio every interval should end, in percent of it. */
+  static final double GOAL_HALF_WIDTH_PERCENT = 2;
 
   /** Rows of the runs that measure a sink's fixed cost per job. */
   static final long FIXED_COST_ROWS = 1_000;
@@ -114,7 +125,7 @@ public final class WriterBenchmark {
               Set.of("rows", "rounds", "tracker-values", "prune-rows", "warehouse"),
               Set.of());
       rows = parsed.getLong("rows", 2_000_000);
-      rounds = parsed.getLong("rounds", 5);
+      rounds = parsed.getLong("rounds", 9);
       trackerValues = parsed.getLong("tracker-values", 10_000_000);
       pruneRows = parsed.getLong("prune-rows", 2_000_000);
       if (rows < 100 * FIXED_COST_ROWS) {
@@ -158,11 +169,15 @@ public final class WriterBenchmark {
     double minWallRatio = Double.MAX_VALUE;
     double minCpuRatio = Double.MAX_VALUE;
     double[] stockNanosPerRow = new double[2];
+    Throughput widest = null;
     for (boolean highCardinality : new boolean[] {false, true}) {
       Throughput result = bench.throughput(rows, rounds, highCardinality);
       minWallRatio = Math.min(minWallRatio, result.minWallRatio);
       minCpuRatio = Math.min(minCpuRatio, result.minCpuRatio);
       stockNanosPerRow[highCardinality ? 1 : 0] = result.stockNanosPerRow;
+      if (widest == null || result.widest.halfWidthPercent() > widest.widest.halfWidthPercent()) {
+        widest = result;
+      }
     }
     System.out.println();
     trackers(trackerValues, stockNanosPerRow);
@@ -175,6 +190,22 @@ public final class WriterBenchmark {
         minWallRatio);
     System.out.printf(
         Locale.ROOT,
+        "widest interval of a median ratio collated/stock (task CPU): ±%.1f%% at %.1f%%"
+            + " confidence (%s); within ±%.0f%%: %s%n",
+        widest.widest.halfWidthPercent(),
+        100 * widest.widest.confidence,
+        widest.widestCase,
+        GOAL_HALF_WIDTH_PERCENT,
+        widest.widest.halfWidthPercent() <= GOAL_HALF_WIDTH_PERCENT
+                && widest.widest.confidence >= INTERVAL_CONFIDENCE
+            ? "yes"
+            : widest.widest.confidence < INTERVAL_CONFIDENCE
+                ? "no (too few rounds for "
+                    + Math.round(100 * INTERVAL_CONFIDENCE)
+                    + "%: use 9 or more)"
+                : "no (run more rounds or more rows)");
+    System.out.printf(
+        Locale.ROOT,
         "min ratio collated/stock: %.2f (rows per second of task CPU, net of fixed cost)%n",
         minCpuRatio);
   }
@@ -184,11 +215,21 @@ public final class WriterBenchmark {
     final double minWallRatio;
     final double minCpuRatio;
     final double stockNanosPerRow;
+    // The collated case whose median task-CPU ratio is known least precisely, and its interval.
+    final MedianInterval widest;
+    final String widestCase;
 
-    Throughput(double minWallRatio, double minCpuRatio, double stockNanosPerRow) {
+    Throughput(
+        double minWallRatio,
+        double minCpuRatio,
+        double stockNanosPerRow,
+        MedianInterval widest,
+        String widestCase) {
       this.minWallRatio = minWallRatio;
       this.minCpuRatio = minCpuRatio;
       this.stockNanosPerRow = stockNanosPerRow;
+      this.widest = widest;
+      this.widestCase = widestCase;
     }
   }
 
@@ -235,13 +276,24 @@ public final class WriterBenchmark {
         cpuFixed[0],
         cpuFixed[1]);
     System.out.printf(
-        "  %-21s %9s %6s | %9s %6s %11s | %9s %6s %11s%n",
-        "", "wall", "", "wall, net", "", "", "task CPU,", "", "");
+        "  %-21s %9s %6s | %9s %6s %11s | %9s %6s %11s %29s%n",
+        "", "wall", "", "wall, net", "", "", "task CPU,", "", "", "interval of the median ratio");
     System.out.printf(
-        "  %-21s %9s %6s | %9s %6s %11s | %9s %6s %11s%n",
-        "case", "rows/s", "ratio", "rows/s", "ratio", "range", "rows/s", "ratio", "range");
+        "  %-21s %9s %6s | %9s %6s %11s | %9s %6s %11s %29s%n",
+        "case",
+        "rows/s",
+        "ratio",
+        "rows/s",
+        "ratio",
+        "range",
+        "rows/s",
+        "ratio",
+        "range",
+        "(±, confidence)");
     double minWall = Double.MAX_VALUE;
     double minCpu = Double.MAX_VALUE;
+    MedianInterval widest = null;
+    String widestCase = null;
     for (int c = 0; c < cases; c++) {
       int sink = c == 0 ? 0 : 1;
       double[] rawRate = new double[n];
@@ -258,13 +310,18 @@ public final class WriterBenchmark {
         cpuRate[r] = rows * 1000.0 / (cpu[c][r] - cpuFixed[sink]);
         cpuRatio[r] = (cpu[0][r] - cpuFixed[0]) / (cpu[c][r] - cpuFixed[sink]);
       }
+      MedianInterval interval = MedianInterval.of(cpuRatio, INTERVAL_CONFIDENCE);
       if (c > 0) {
         minWall = Math.min(minWall, median(netRatio));
         minCpu = Math.min(minCpu, median(cpuRatio));
+        if (widest == null || interval.halfWidthPercent() > widest.halfWidthPercent()) {
+          widest = interval;
+          widestCase = CASES[c];
+        }
       }
       System.out.printf(
           Locale.ROOT,
-          "  %-21s %,9.0f %6.3f | %,9.0f %6.3f %11s | %,9.0f %6.3f %11s%n",
+          "  %-21s %,9.0f %6.3f | %,9.0f %6.3f %11s | %,9.0f %6.3f %11s %29s%n",
           CASES[c],
           median(rawRate),
           median(rawRatio),
@@ -273,13 +330,19 @@ public final class WriterBenchmark {
           range(netRatio),
           median(cpuRate),
           median(cpuRatio),
-          range(cpuRatio));
+          range(cpuRatio),
+          c == 0 ? "" : interval);
     }
     double[] stockNanos = new double[n];
     for (int r = 0; r < n; r++) {
       stockNanos[r] = (cpu[0][r] - cpuFixed[0]) * 1e6 / rows;
     }
-    return new Throughput(minWall, minCpu, median(stockNanos));
+    return new Throughput(
+        minWall,
+        minCpu,
+        median(stockNanos),
+        widest,
+        widestCase + ", " + (highCardinality ? "high" : "low") + " cardinality");
   }
 
   private static String range(double[] values) {
