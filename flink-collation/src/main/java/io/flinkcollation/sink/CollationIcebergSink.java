@@ -53,11 +53,13 @@ import org.apache.iceberg.types.Types;
  *     .append();
  * }</pre>
  *
- * The job is a parallel writer followed by a single committer (exactly once with checkpointing;
- * bounded input commits at its end). With {@link Builder#equalityFieldColumns} or {@link
- * Builder#upsert} it writes a changelog as data files plus delete files, as Iceberg's {@code
- * FlinkSink}. The table must declare collations ({@code UpdateCollations}); the input rows must
- * have the table's columns in the table's order.
+ * The job is an optional shuffle by distribution mode ({@link Builder#distributionMode}), a
+ * parallel writer and a single committer (exactly once with checkpointing; bounded input commits at
+ * its end) to {@code main} or the branch set by {@link Builder#toBranch}. The builder takes the
+ * methods and options of Iceberg's {@code FlinkSink} with the same names and defaults. With {@link
+ * Builder#equalityFieldColumns} or {@link Builder#upsert} it writes a changelog as data files plus
+ * delete files, as Iceberg's {@code FlinkSink}. The table must declare collations ({@code
+ * UpdateCollations}); the input rows must have the table's columns in the table's order.
  */
 @PublicEvolving
 public final class CollationIcebergSink {

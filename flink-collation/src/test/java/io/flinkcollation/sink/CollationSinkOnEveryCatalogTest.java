@@ -25,6 +25,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Consumer;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.EnvironmentSettings;
@@ -37,6 +38,7 @@ import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.Row;
 import org.apache.flink.util.CloseableIterator;
 import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DistributionMode;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
@@ -213,16 +215,58 @@ class CollationSinkOnEveryCatalogTest {
     return CATALOGS.loader(kind).loadCatalog().loadTable(id);
   }
 
+  /**
+   * A branch write (hashed by partition, with a snapshot property) lands on the branch alone, with
+   * exact bounds, on every catalog.
+   */
+  @ParameterizedTest
+  @EnumSource(TestCatalog.class)
+  void aBranchWriteLandsOnTheBranchOnly(TestCatalog kind) throws Exception {
+    TableIdentifier id = create(kind, "branched", PEOPLE);
+    UpdateCollations.of(load(kind, id)).collate("name", CI).addMetric("name").commit();
+    write(kind, id, row(1, "a", "apple"));
+    long main = load(kind, id).currentSnapshot().snapshotId();
+
+    write(
+        kind,
+        id,
+        sink ->
+            sink.toBranch("audit")
+                .distributionMode(DistributionMode.HASH)
+                .setSnapshotProperty("source", "test"),
+        row(2, "a", "Apricot"),
+        row(3, "z", "zebra"));
+
+    Table table = load(kind, id);
+    assertThat(table.currentSnapshot().snapshotId()).as("main").isEqualTo(main);
+    assertThat(CollationIcebergSinkTest.ids(table)).containsExactly(1L);
+    assertThat(table.snapshot("audit").parentId()).isEqualTo(main);
+    assertThat(table.snapshot("audit").summary()).containsEntry("source", "test");
+    assertThat(CollationIcebergSinkTest.ids(table, "audit")).containsExactlyInAnyOrder(1L, 2L, 3L);
+    assertThat(CollationBoundsAssert.assertBoundsMatchData(table, "audit")).hasSize(3);
+  }
+
   private static void write(TestCatalog kind, TableIdentifier id, RowData... rows)
+      throws Exception {
+    write(kind, id, sink -> {}, rows);
+  }
+
+  private static void write(
+      TestCatalog kind,
+      TableIdentifier id,
+      Consumer<CollationIcebergSink.Builder> settings,
+      RowData... rows)
       throws Exception {
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
     env.setRuntimeMode(RuntimeExecutionMode.BATCH);
     env.setParallelism(1);
     InternalTypeInfo<RowData> type =
         InternalTypeInfo.of(FlinkSchemaUtil.convert(load(kind, id).schema()));
-    CollationIcebergSink.forRowData(env.fromData(List.of(rows), type))
-        .tableLoader(CATALOGS.tableLoader(kind, id))
-        .append();
+    CollationIcebergSink.Builder sink =
+        CollationIcebergSink.forRowData(env.fromData(List.of(rows), type))
+            .tableLoader(CATALOGS.tableLoader(kind, id));
+    settings.accept(sink);
+    sink.append();
     env.execute();
   }
 

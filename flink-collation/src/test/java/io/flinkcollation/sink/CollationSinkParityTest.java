@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -19,6 +20,7 @@ import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import java.util.stream.LongStream;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
@@ -27,6 +29,7 @@ import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DistributionMode;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -138,6 +141,37 @@ class CollationSinkParityTest {
       assertThat(perPartition.values()).as("files per partition").containsOnly((long) WRITERS);
     }
     assertThat(CollationIcebergSinkTest.ids(table)).isEqualTo(range(0, 2000));
+  }
+
+  /** In a streaming job every checkpoint's commit has one file per partition under hash. */
+  @Test
+  void hashGivesEachCheckpointOneFilePerPartition() throws Exception {
+    Table table = create("t", BY_ID_BUCKET, Map.of());
+    StreamExecutionEnvironment env = CollationSinkRecoveryTest.environment(new Configuration());
+    DataStream<RowData> rows =
+        env.fromSequence(0, 5999)
+            .map(new CollationSinkRecoveryTest.SlowRows(Integer.MAX_VALUE))
+            .returns(InternalTypeInfo.of(CollatedRows.ROW_TYPE));
+    CollationIcebergSink.forRowData(rows)
+        .tableLoader(warehouse.loader("t"))
+        .writeParallelism(WRITERS)
+        .distributionMode(DistributionMode.HASH)
+        .append();
+    env.execute();
+
+    table.refresh();
+    List<Snapshot> commits = new ArrayList<>();
+    table.snapshots().forEach(commits::add);
+    assertThat(commits).as("commits at checkpoints").hasSizeGreaterThan(1);
+    for (Snapshot commit : commits) {
+      List<DataFile> added = new ArrayList<>();
+      commit.addedDataFiles(table.io()).forEach(added::add);
+      assertThat(filesPerPartition(table, added).values())
+          .as("files per partition in snapshot %s", commit.snapshotId())
+          .containsOnly(1L);
+    }
+    CollationBoundsAssert.assertBoundsMatchData(table);
+    assertThat(CollationIcebergSinkTest.ids(table)).isEqualTo(range(0, 6000));
   }
 
   /** As Iceberg: an unpartitioned table without equality fields has nothing to hash by. */
