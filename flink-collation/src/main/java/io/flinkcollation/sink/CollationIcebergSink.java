@@ -2,6 +2,7 @@ package io.flinkcollation.sink;
 
 import io.flinkcollation.collation.Quoted;
 import io.flinkcollation.metadata.TableCollations;
+import io.flinkcollation.sink.range.CollationRangeShuffle;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -13,6 +14,7 @@ import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.api.common.typeinfo.BasicTypeInfo;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ExecutionOptions;
 import org.apache.flink.configuration.ReadableConfig;
@@ -39,6 +41,7 @@ import org.apache.iceberg.flink.FlinkSchemaUtil;
 import org.apache.iceberg.flink.FlinkWriteConf;
 import org.apache.iceberg.flink.FlinkWriteOptions;
 import org.apache.iceberg.flink.TableLoader;
+import org.apache.iceberg.flink.sink.shuffle.StatisticsType;
 import org.apache.iceberg.types.TypeUtil;
 import org.apache.iceberg.types.Types;
 
@@ -70,6 +73,9 @@ public final class CollationIcebergSink {
   public static Builder forRowData(DataStream<RowData> input) {
     return new Builder(input);
   }
+
+  /** More slices per writer would make more small files than any pruning gain is worth. */
+  private static final int MAX_RANGE_SLICES = 1024;
 
   /** Collects the sink's settings; {@link #append()} validates them and wires the job. */
   public static final class Builder {
@@ -167,13 +173,15 @@ public final class CollationIcebergSink {
     }
 
     /**
-     * How rows are shuffled to the writers, as Iceberg's {@code FlinkSink}: {@code NONE} or {@code
-     * HASH} (by partition); {@code RANGE} is refused for now. Same as the {@code distribution-mode}
-     * option; the table's {@code write.distribution-mode}, else {@code NONE}, when not set.
+     * How rows are shuffled to the writers, as Iceberg's {@code FlinkSink}: {@code NONE}, {@code
+     * HASH} (by partition) or {@code RANGE} (by ranges of a collated column's collation order, see
+     * {@link #rangeColumn}). Same as the {@code distribution-mode} option; the table's {@code
+     * write.distribution-mode}, else {@code NONE}, when not set.
      */
     public Builder distributionMode(DistributionMode mode) {
       Preconditions.checkArgument(
-          mode != null, "Cannot set a null distribution mode; use DistributionMode.NONE or HASH");
+          mode != null,
+          "Cannot set a null distribution mode; use DistributionMode.NONE, HASH or RANGE");
       return set(FlinkWriteOptions.DISTRIBUTION_MODE.key(), mode.modeName());
     }
 
@@ -240,6 +248,22 @@ public final class CollationIcebergSink {
     }
 
     /**
+     * {@code collation.range.column}: with {@code distribution-mode} {@code range}, the collated
+     * column rows are routed by; the first field of the table's sort order when not set.
+     */
+    public Builder rangeColumn(String column) {
+      return set(CollationSinkOptions.RANGE_COLUMN.key(), column);
+    }
+
+    /**
+     * {@code collation.range.slices-per-writer}: with {@code distribution-mode} {@code range}, the
+     * slices of each writer subtask's range, each written to files of its own (default 1).
+     */
+    public Builder rangeSlicesPerWriter(int slices) {
+      return set(CollationSinkOptions.RANGE_SLICES_PER_WRITER.key(), Integer.toString(slices));
+    }
+
+    /**
      * Prefix of the operators' uids ({@code <prefix>-writer}, {@code -committer}, {@code -sink}).
      */
     public Builder uidPrefix(String newUidPrefix) {
@@ -293,9 +317,13 @@ public final class CollationIcebergSink {
           name,
           FlinkWriteOptions.WRITE_PARALLELISM.key(),
           parallelism);
+      DistributionMode mode = distributionMode(target, conf);
+      int rangeSlices = rangeSlices(name, mode, ownOptions);
       DataStream<RowData> rows =
-          RowDistribution.apply(
-              input, target, rowType, distributionMode(target, conf), equalityFields, parallelism);
+          mode == DistributionMode.RANGE
+              ? rangeShuffle(
+                  target, rowType, conf, jobConf, ownOptions, equalityFields, parallelism)
+              : RowDistribution.apply(input, target, rowType, mode, equalityFields, parallelism);
       if (declareRunningVersions) {
         // Last, so that a setting refused above leaves the table unchanged.
         RunningVersions.declare(target);
@@ -310,7 +338,8 @@ public final class CollationIcebergSink {
                       icebergOptions,
                       jobConf,
                       maxBoundLength,
-                      equalityFields))
+                      equalityFields,
+                      rangeSlices))
               .setParallelism(parallelism);
       SingleOutputStreamOperator<Void> committed =
           written
@@ -360,7 +389,7 @@ public final class CollationIcebergSink {
         throw new IllegalArgumentException(
             String.format(
                 "Table %s: invalid distribution mode (option '%s' or table property '%s'): %s;"
-                    + " use 'none' or 'hash'",
+                    + " use 'none', 'hash' or 'range'",
                 target.name(),
                 FlinkWriteOptions.DISTRIBUTION_MODE.key(),
                 TableProperties.WRITE_DISTRIBUTION_MODE,
@@ -574,6 +603,83 @@ public final class CollationIcebergSink {
       }
     }
 
+    /** Rows routed by ranges of a collated column (docs/design.md#range-distribution). */
+    private DataStream<RowData> rangeShuffle(
+        Table target,
+        RowType rowType,
+        FlinkWriteConf conf,
+        Configuration jobConf,
+        Map<String, String> ownOptions,
+        EqualityFields equalityFields,
+        int parallelism) {
+      Preconditions.checkArgument(
+          equalityFields.isEmpty(),
+          "Table %s: 'range' distribution routes rows by a collated column, which would apply"
+              + " the changes of one key out of order; write changelogs with distribution mode"
+              + " 'none' or 'hash'",
+          target.name());
+      String statisticsKey = FlinkWriteOptions.RANGE_DISTRIBUTION_STATISTICS_TYPE.key();
+      // Sketch unless set: Iceberg's map statistics route keys they have not seen round robin,
+      // which would split collation-equal values and widen every file of a high-cardinality
+      // column.
+      StatisticsType statisticsType =
+          options.containsKey(statisticsKey) || jobConf.containsKey(statisticsKey)
+              ? conf.rangeDistributionStatisticsType()
+              : StatisticsType.Sketch;
+      return CollationRangeShuffle.forTable(
+              target, ownOptions.get(CollationSinkOptions.RANGE_COLUMN.key()))
+          .apply(
+              input,
+              rowType,
+              parallelism,
+              statisticsType,
+              conf.rangeDistributionSortKeyBaseWeight(),
+              uidPrefix,
+              target.name());
+    }
+
+    /** The slices per writer under {@code range} distribution, 0 (not sliced) under the others. */
+    private int rangeSlices(String table, DistributionMode mode, Map<String, String> ownOptions) {
+      String column = CollationSinkOptions.RANGE_COLUMN.key();
+      String slicesKey = CollationSinkOptions.RANGE_SLICES_PER_WRITER.key();
+      if (mode != DistributionMode.RANGE) {
+        for (String key :
+            List.of(
+                column,
+                slicesKey,
+                FlinkWriteOptions.RANGE_DISTRIBUTION_STATISTICS_TYPE.key(),
+                FlinkWriteOptions.RANGE_DISTRIBUTION_SORT_KEY_BASE_WEIGHT.key())) {
+          Preconditions.checkArgument(
+              !ownOptions.containsKey(key) && !options.containsKey(key),
+              "Table %s: '%s' applies to distribution mode 'range' only, and the mode is %s; set"
+                  + " '%s' to 'range' or remove '%s'",
+              table,
+              key,
+              Quoted.of(mode.modeName()),
+              FlinkWriteOptions.DISTRIBUTION_MODE.key(),
+              key);
+        }
+        return 0;
+      }
+      String value = ownOptions.get(slicesKey);
+      int slices;
+      try {
+        slices =
+            value == null
+                ? CollationSinkOptions.RANGE_SLICES_PER_WRITER.defaultValue()
+                : Integer.parseInt(value.trim());
+      } catch (NumberFormatException e) {
+        slices = 0;
+      }
+      Preconditions.checkArgument(
+          slices > 0 && slices <= MAX_RANGE_SLICES,
+          "Invalid '%s': %s; expected a number of slices from 1 to %s",
+          slicesKey,
+          Quoted.of(value),
+          MAX_RANGE_SLICES);
+      return slices;
+    }
+
     private static boolean declareRunningVersions(Map<String, String> ownOptions) {
       String value = ownOptions.get(CollationSinkOptions.DECLARE_RUNNING_VERSIONS.key());
       Preconditions.checkArgument(
@@ -585,14 +691,16 @@ public final class CollationIcebergSink {
     }
 
     private static int maxBoundLength(Map<String, String> ownOptions) {
+      List<String> known =
+          CollationSinkOptions.OWN_OPTIONS.stream()
+              .map(ConfigOption::key)
+              .collect(Collectors.toList());
       for (String key : ownOptions.keySet()) {
         Preconditions.checkArgument(
-            key.equals(CollationSinkOptions.MAX_BOUND_LENGTH.key())
-                || key.equals(CollationSinkOptions.DECLARE_RUNNING_VERSIONS.key()),
-            "Unknown collation sink option %s; known: [%s, %s]",
+            known.contains(key),
+            "Unknown collation sink option %s; known: %s",
             Quoted.of(key),
-            CollationSinkOptions.MAX_BOUND_LENGTH.key(),
-            CollationSinkOptions.DECLARE_RUNNING_VERSIONS.key());
+            known);
       }
       int length;
       try {

@@ -43,6 +43,29 @@ public final class CollationSinkOptions {
                   + " another ICU version than the table declares writes no bounds for those"
                   + " columns.");
 
+  public static final ConfigOption<String> RANGE_COLUMN =
+      ConfigOptions.key("collation.range.column")
+          .stringType()
+          .noDefaultValue()
+          .withDescription(
+              "With 'distribution-mode' 'range': the collated column whose collation order rows"
+                  + " are routed by. Default: the first field of the table's sort order, when it"
+                  + " is a collated column (as Iceberg's range mode sorts by the sort order).");
+
+  public static final ConfigOption<Integer> RANGE_SLICES_PER_WRITER =
+      ConfigOptions.key("collation.range.slices-per-writer")
+          .intType()
+          .defaultValue(1)
+          .withDescription(
+              "With 'distribution-mode' 'range': how many slices each writer subtask splits its"
+                  + " range into, each written to files of its own. With p writers an equality"
+                  + " predicate under the collation scans about 1/(p * slices) of a checkpoint's"
+                  + " files, at the price of p * slices files per checkpoint.");
+
+  /** This sink's own options, the {@code collation.*} keys. */
+  public static final List<ConfigOption<?>> OWN_OPTIONS =
+      List.of(MAX_BOUND_LENGTH, DECLARE_RUNNING_VERSIONS, RANGE_COLUMN, RANGE_SLICES_PER_WRITER);
+
   /**
    * Iceberg's Flink write options that shape the written files and the write itself: the file
    * format and size, the compression, overwrite and the writer parallelism. SQL tables accept them
@@ -69,14 +92,14 @@ public final class CollationSinkOptions {
           List.of(
               FlinkWriteOptions.WRITE_UPSERT_ENABLED,
               FlinkWriteOptions.BRANCH,
-              FlinkWriteOptions.DISTRIBUTION_MODE));
+              FlinkWriteOptions.DISTRIBUTION_MODE,
+              FlinkWriteOptions.RANGE_DISTRIBUTION_STATISTICS_TYPE,
+              FlinkWriteOptions.RANGE_DISTRIBUTION_SORT_KEY_BASE_WEIGHT));
 
   /** Iceberg's Flink write options the collation sink does not implement; refused when set. */
   static final Set<String> NOT_SUPPORTED =
       keys(
           List.of(
-              FlinkWriteOptions.RANGE_DISTRIBUTION_STATISTICS_TYPE,
-              FlinkWriteOptions.RANGE_DISTRIBUTION_SORT_KEY_BASE_WEIGHT,
               FlinkWriteOptions.COMPACTION_ENABLE,
               FlinkWriteOptions.EXPIRE_SNAPSHOTS_ENABLE,
               FlinkWriteOptions.DELETE_ORPHAN_FILES_ENABLE,

@@ -1,5 +1,6 @@
 package io.flinkcollation.sink;
 
+import io.flinkcollation.sink.range.SlicedTaskWriter;
 import java.io.IOException;
 import java.util.HashMap;
 import java.util.List;
@@ -33,7 +34,9 @@ import org.slf4j.LoggerFactory;
  * no file spans a restore, and a metric id names one (collation, version) forever, so the
  * resolution in {@code open()} alone decides every bound a run writes. Keeping no union list state
  * also lets checkpoints complete after some writer subtasks finished (Flink refuses them for
- * operators with union list state). The writer state of earlier snapshots of this project is
+ * operators with union list state). Under {@code range} distribution (rangeSlices > 0) the rows
+ * carry their routing sort key in front, and a {@link SlicedTaskWriter} writes each slice of the
+ * subtask's range to files of its own. The writer state of earlier snapshots of this project is
  * restored by Flink and ignored here (docs/design.md#writer-state).
  */
 final class CollationStreamWriter extends AbstractStreamOperator<WrittenFiles>
@@ -47,11 +50,13 @@ final class CollationStreamWriter extends AbstractStreamOperator<WrittenFiles>
   private final Configuration flinkConf;
   private final int maxBoundLength;
   private final EqualityFields equalityFields;
+  private final int rangeSlices;
 
   private transient String tableName;
   private transient CollationWriterMetrics writerMetrics;
   private transient CollationTaskWriterFactory writers;
   private transient TaskWriter<RowData> writer;
+  private transient SlicedTaskWriter.Slicing slicing;
 
   CollationStreamWriter(
       TableLoader tableLoader,
@@ -59,13 +64,15 @@ final class CollationStreamWriter extends AbstractStreamOperator<WrittenFiles>
       Map<String, String> writeOptions,
       Configuration flinkConf,
       int maxBoundLength,
-      EqualityFields equalityFields) {
+      EqualityFields equalityFields,
+      int rangeSlices) {
     this.tableLoader = tableLoader;
     this.rowType = rowType;
     this.writeOptions = new HashMap<>(writeOptions);
     this.flinkConf = new Configuration(flinkConf);
     this.maxBoundLength = maxBoundLength;
     this.equalityFields = equalityFields;
+    this.rangeSlices = rangeSlices;
   }
 
   @Override
@@ -82,6 +89,9 @@ final class CollationStreamWriter extends AbstractStreamOperator<WrittenFiles>
         getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
         getRuntimeContext().getTaskInfo().getAttemptNumber(),
         writerMetrics::fileClosed);
+    if (rangeSlices > 0) {
+      slicing = SlicedTaskWriter.slicing(rangeSlices);
+    }
     if (!writers.writtenMetrics().isEmpty()) {
       LOG.info(
           "Subtask {} writes collation bounds of table {} for {}",
@@ -103,7 +113,10 @@ final class CollationStreamWriter extends AbstractStreamOperator<WrittenFiles>
               tableName, row.getRowKind()));
     }
     if (writer == null) {
-      writer = writers.create();
+      writer =
+          slicing == null
+              ? writers.create()
+              : slicing.newWriter(writers::create, rowType.getFieldCount());
     }
     writer.write(row);
   }

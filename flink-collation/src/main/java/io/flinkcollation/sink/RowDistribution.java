@@ -10,8 +10,6 @@ import org.apache.iceberg.DistributionMode;
 import org.apache.iceberg.PartitionField;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.TableProperties;
-import org.apache.iceberg.flink.FlinkWriteOptions;
 import org.apache.iceberg.flink.sink.EqualityFieldKeySelector;
 import org.apache.iceberg.flink.sink.PartitionKeySelector;
 import org.slf4j.Logger;
@@ -30,7 +28,8 @@ import org.slf4j.LoggerFactory;
  *       An unpartitioned table has no partition to key by: without equality fields the rows are not
  *       shuffled ({@code none}), with them they are keyed by the equality fields. With equality
  *       fields a partitioned table must derive its partition from them.
- *   <li>{@code range}: not supported yet; refused naming the modes that work.
+ *   <li>{@code range}: not here; the builder routes by a collated column's ranges with {@link
+ *       io.flinkcollation.sink.range.CollationRangeShuffle} (docs/design.md#range-distribution).
  * </ul>
  */
 final class RowDistribution {
@@ -82,15 +81,10 @@ final class RowDistribution {
         return rows.keyBy(new PartitionKeySelector(spec, table.schema(), rowType));
       case RANGE:
       default:
-        throw new IllegalArgumentException(
+        throw new IllegalStateException(
             String.format(
-                "Table %s: the collation sink does not support distribution mode %s yet; use"
-                    + " 'none' or 'hash' (option '%s', builder distributionMode(...), or table"
-                    + " property '%s')",
-                table.name(),
-                Quoted.of(mode.modeName()),
-                FlinkWriteOptions.DISTRIBUTION_MODE.key(),
-                TableProperties.WRITE_DISTRIBUTION_MODE));
+                "Table %s: distribution mode %s is applied by CollationRangeShuffle, not here",
+                table.name(), Quoted.of(mode.modeName())));
     }
   }
 

@@ -43,9 +43,9 @@ public final class CollationOptions {
 
   /** The writer's options that share {@link #PREFIX}: never read as column paths. */
   private static final Set<String> SINK_KEYS =
-      Set.of(
-          CollationSinkOptions.MAX_BOUND_LENGTH.key(),
-          CollationSinkOptions.DECLARE_RUNNING_VERSIONS.key());
+      CollationSinkOptions.OWN_OPTIONS.stream()
+          .map(ConfigOption::key)
+          .collect(Collectors.toUnmodifiableSet());
 
   private static final char QUOTE = '`';
 

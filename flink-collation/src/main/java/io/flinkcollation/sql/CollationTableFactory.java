@@ -111,8 +111,7 @@ public class CollationTableFactory implements DynamicTableSinkFactory, DynamicTa
     options.add(CATALOG_TYPE);
     options.add(CATALOG_DATABASE);
     options.add(CATALOG_TABLE);
-    options.add(CollationSinkOptions.MAX_BOUND_LENGTH);
-    options.add(CollationSinkOptions.DECLARE_RUNNING_VERSIONS);
+    options.addAll(CollationSinkOptions.OWN_OPTIONS);
     options.addAll(CollationSinkOptions.FILE_WRITE_OPTIONS);
     return options;
   }

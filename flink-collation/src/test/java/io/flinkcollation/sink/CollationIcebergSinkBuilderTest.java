@@ -216,13 +216,17 @@ class CollationIcebergSinkBuilderTest {
 
   @Test
   void everyOptionIsHonouredOrRefused() {
-    assertThatThrownBy(
-            () -> sink("users").set("range-distribution-statistics-type", "Map").append())
+    assertThatThrownBy(() -> sink("users").set("compaction-enabled", "true").append())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageStartingWith(
             "Table test.db.users: the collation sink does not support the Iceberg write option"
-                + " 'range-distribution-statistics-type'; remove it (supported: [branch,"
+                + " 'compaction-enabled'; remove it (supported: [branch,"
                 + " compression-codec,");
+    assertThatThrownBy(
+            () -> sink("users").set("range-distribution-statistics-type", "Map").append())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining(
+            "'range-distribution-statistics-type' applies to distribution mode 'range' only");
     assertThatThrownBy(() -> sink("users").set("write-fromat", "orc").append())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageStartingWith(

@@ -189,17 +189,16 @@ class CollationSinkParityTest {
     create("t", BY_ID_BUCKET, Map.of());
     assertThatThrownBy(() -> write("t", 0, 10, sink -> sink.set("distribution-mode", "range")))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage(
-            "Table test.db.t: the collation sink does not support distribution mode 'range' yet;"
-                + " use 'none' or 'hash' (option 'distribution-mode', builder"
-                + " distributionMode(...), or table property 'write.distribution-mode')");
+        .hasMessageStartingWith(
+            "Table test.db.t: 'range' distribution routes rows by a collated column, and the"
+                + " table's sort order");
     assertThatThrownBy(() -> write("t", 0, 10, sink -> sink.set("distribution-mode", "hsah")))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageStartingWith(
             "Table test.db.t: invalid distribution mode (option 'distribution-mode' or table"
                 + " property 'write.distribution-mode'): ")
         .hasMessageContaining("hsah")
-        .hasMessageEndingWith("; use 'none' or 'hash'");
+        .hasMessageEndingWith("; use 'none', 'hash' or 'range'");
     assertThatThrownBy(
             () ->
                 write(
