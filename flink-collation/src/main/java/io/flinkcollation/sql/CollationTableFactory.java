@@ -2,6 +2,7 @@ package io.flinkcollation.sql;
 
 import io.flinkcollation.metadata.TableCollations;
 import io.flinkcollation.sink.CollationSinkOptions;
+import io.flinkcollation.sql.source.CollationTableSource;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -36,7 +37,8 @@ import org.apache.iceberg.types.Types;
 
 /**
  * Tables of a {@link CollationCatalog}, and {@code 'connector' = 'iceberg-collation'} tables
- * defined in any other catalog: reads are Iceberg's own source, writes are the collation writer.
+ * defined in any other catalog: reads are Iceberg's own source, pruning data files by their
+ * collation bounds ({@link CollationTableSource}), writes are the collation writer.
  *
  * <p>A connector table takes the options of Iceberg's {@code 'connector' = 'iceberg'} ({@link
  * #CATALOG_NAME}, {@link #CATALOG_TYPE}, {@link #CATALOG_DATABASE}, {@link #CATALOG_TABLE} and the
@@ -118,13 +120,53 @@ public class CollationTableFactory implements DynamicTableSinkFactory, DynamicTa
 
   @Override
   public DynamicTableSource createDynamicTableSource(Context context) {
-    if (catalog != null) {
-      return new FlinkDynamicTableFactory(catalog).createDynamicTableSource(context);
+    // A connector table is created with its collations if it is missing, so that Iceberg's source,
+    // which would create it without them, finds it.
+    Target target = catalog != null ? catalogTable(context) : connectorTable(context);
+    Map<String, String> collated = topLevelCollatedColumns(target.table);
+    if (collated.isEmpty()) {
+      // Nothing to prune: Iceberg's own source, as Iceberg's own factory builds it.
+      return (catalog != null
+              ? new FlinkDynamicTableFactory(catalog)
+              : new FlinkDynamicTableFactory())
+          .createDynamicTableSource(context);
     }
-    // Creates the table with its collations if it is missing, so that Iceberg's source, which
-    // would create it without them, finds it.
-    connectorTable(context);
-    return new FlinkDynamicTableFactory().createDynamicTableSource(context);
+    return new CollationTableSource(
+        target.loader,
+        physicalSchema(context),
+        context.getCatalogTable().getOptions(),
+        context.getConfiguration(),
+        collated);
+  }
+
+  /**
+   * The table's collated top-level string columns, which a filter can name, and their collation.
+   */
+  private static Map<String, String> topLevelCollatedColumns(Table table) {
+    Map<String, String> columns = new LinkedHashMap<>();
+    TableCollations collations = TableCollations.fromTable(table).forSchema(table.schema());
+    for (Types.NestedField column : table.schema().columns()) {
+      collations
+          .field(column.fieldId())
+          .ifPresent(field -> columns.put(column.name(), field.collation()));
+    }
+    return columns;
+  }
+
+  private static ResolvedSchema physicalSchema(Context context) {
+    return ResolvedSchema.of(
+        context.getCatalogTable().getResolvedSchema().getColumns().stream()
+            .filter(Column::isPhysical)
+            .collect(Collectors.toList()));
+  }
+
+  private Target catalogTable(Context context) {
+    ObjectPath path = context.getObjectIdentifier().toObjectPath();
+    try {
+      return new Target(catalog.tableLoader(path), catalog.loadTable(path));
+    } catch (TableNotExistException e) {
+      throw new ValidationException("Table " + path + " does not exist", e);
+    }
   }
 
   @Override
@@ -137,17 +179,7 @@ public class CollationTableFactory implements DynamicTableSinkFactory, DynamicTa
           "the collation writer writes one table; remove the option or use 'connector' ="
               + " 'iceberg' for Iceberg's dynamic sink");
     }
-    Target target;
-    if (catalog != null) {
-      ObjectPath path = context.getObjectIdentifier().toObjectPath();
-      try {
-        target = new Target(catalog.tableLoader(path), catalog.loadTable(path));
-      } catch (TableNotExistException e) {
-        throw new ValidationException("Table " + path + " does not exist", e);
-      }
-    } else {
-      target = connectorTable(context);
-    }
+    Target target = catalog != null ? catalogTable(context) : connectorTable(context);
     checkDeclared(target.table, options);
     TableCollations declared = TableCollations.fromTable(target.table);
     // A property that cannot be read goes to the collation sink, which refuses it naming the
@@ -176,14 +208,9 @@ public class CollationTableFactory implements DynamicTableSinkFactory, DynamicTa
           context.getConfiguration(),
           writeOptions);
     }
-    ResolvedSchema physical =
-        ResolvedSchema.of(
-            context.getCatalogTable().getResolvedSchema().getColumns().stream()
-                .filter(Column::isPhysical)
-                .collect(Collectors.toList()));
     return new CollationTableSink(
         target.loader,
-        physical,
+        physicalSchema(context),
         writeOptions,
         CollationOptions.typed(options, CollationSinkOptions.MAX_BOUND_LENGTH),
         CollationOptions.typed(options, FlinkWriteOptions.WRITE_PARALLELISM),

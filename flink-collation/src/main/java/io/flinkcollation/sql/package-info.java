@@ -4,7 +4,7 @@
  * 'iceberg-collation'} connector, both writing through the collation writer.
  *
  * <p>It translates DDL and options only: metadata changes go through {@code metadata}, rows go
- * through {@code sink}; reads stay Iceberg's own source. It never changes an existing table's
- * metadata at query time.
+ * through {@code sink}; reads are Iceberg's own source with collation pruning (in {@code
+ * sql.source}). It never changes an existing table's metadata at query time.
  */
 package io.flinkcollation.sql;

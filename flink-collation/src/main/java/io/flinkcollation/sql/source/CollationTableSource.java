@@ -1,0 +1,239 @@
+package io.flinkcollation.sql.source;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.catalog.Column;
+import org.apache.flink.table.catalog.ResolvedSchema;
+import org.apache.flink.table.connector.ChangelogMode;
+import org.apache.flink.table.connector.ProviderContext;
+import org.apache.flink.table.connector.source.DataStreamScanProvider;
+import org.apache.flink.table.connector.source.DynamicTableSource;
+import org.apache.flink.table.connector.source.ScanTableSource;
+import org.apache.flink.table.connector.source.abilities.SupportsFilterPushDown;
+import org.apache.flink.table.connector.source.abilities.SupportsLimitPushDown;
+import org.apache.flink.table.connector.source.abilities.SupportsProjectionPushDown;
+import org.apache.flink.table.connector.source.abilities.SupportsSourceWatermark;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.expressions.ResolvedExpression;
+import org.apache.flink.table.factories.FactoryUtil;
+import org.apache.flink.table.types.DataType;
+import org.apache.iceberg.expressions.Expression;
+import org.apache.iceberg.flink.FlinkConfigOptions;
+import org.apache.iceberg.flink.FlinkFilters;
+import org.apache.iceberg.flink.FlinkReadOptions;
+import org.apache.iceberg.flink.TableLoader;
+import org.apache.iceberg.flink.source.FlinkSource;
+import org.apache.iceberg.flink.source.IcebergSource;
+import org.apache.iceberg.flink.source.IcebergTableSource;
+import org.apache.iceberg.util.PropertyUtil;
+
+/**
+ * Iceberg's table source with collation pruning: reads a table of the {@code iceberg-collation}
+ * catalog or connector as Iceberg's {@link IcebergTableSource} does (projection, Iceberg's filter
+ * push-down, limit, batch and streaming options), and drops the data files whose collation bounds
+ * rule out a recognised collation filter ({@link CollationFilters}) before they are read.
+ *
+ * <p>Every filter stays in the query: {@link #applyFilters} reports all of them as remaining, so
+ * Flink evaluates each one on the rows read and pruning only ever skips files. Pruning runs where
+ * Iceberg plans the splits, in the split enumerator of the FLIP-27 {@link IcebergSource}, once for
+ * a batch read and on each planning of a streaming read, and logs {@code collation pruning: scanned
+ * X of Y data files (table t, predicate p)} at INFO each time.
+ *
+ * <p>Without a recognised filter, with {@code table.exec.iceberg.use-flip27-source} off, or with a
+ * {@code watermark-column} (Iceberg then installs its own split assigner), this is exactly
+ * Iceberg's source. Iceberg's source class is marked internal, but it is what Iceberg's own factory
+ * returns for these tables; this class builds the FLIP-27 source only through the public {@link
+ * IcebergSource.Builder}.
+ */
+@Internal
+public final class CollationTableSource
+    implements ScanTableSource,
+        SupportsProjectionPushDown,
+        SupportsFilterPushDown,
+        SupportsLimitPushDown,
+        SupportsSourceWatermark {
+
+  private final IcebergTableSource iceberg;
+  private final TableLoader loader;
+  private final ResolvedSchema schema;
+  private final Map<String, String> properties;
+  private final ReadableConfig config;
+  private final CollationFilters recogniser;
+  private int[] projectedFields;
+  private Long limit;
+  private List<Expression> icebergFilters = List.of();
+  private FileFilter fileFilter;
+
+  /**
+   * @param collatedColumns the table's top-level collated string columns, by name, with their
+   *     declared collation
+   */
+  public CollationTableSource(
+      TableLoader loader,
+      ResolvedSchema schema,
+      Map<String, String> properties,
+      ReadableConfig config,
+      Map<String, String> collatedColumns) {
+    this(
+        new IcebergTableSource(loader, schema, properties, config),
+        loader,
+        schema,
+        properties,
+        config,
+        new CollationFilters(collatedColumns, CollationFunctions::of));
+  }
+
+  private CollationTableSource(
+      IcebergTableSource iceberg,
+      TableLoader loader,
+      ResolvedSchema schema,
+      Map<String, String> properties,
+      ReadableConfig config,
+      CollationFilters recogniser) {
+    this.iceberg = iceberg;
+    this.loader = loader;
+    this.schema = schema;
+    this.properties = properties;
+    this.config = config;
+    this.recogniser = recogniser;
+  }
+
+  @Override
+  public void applyProjection(int[][] projectedFields, DataType producedDataType) {
+    iceberg.applyProjection(projectedFields, producedDataType);
+    this.projectedFields = Arrays.stream(projectedFields).mapToInt(path -> path[0]).toArray();
+  }
+
+  @Override
+  public boolean supportsNestedProjection() {
+    return iceberg.supportsNestedProjection();
+  }
+
+  @Override
+  public void applyLimit(long limit) {
+    iceberg.applyLimit(limit);
+    this.limit = limit;
+  }
+
+  @Override
+  public Result applyFilters(List<ResolvedExpression> filters) {
+    List<ResolvedExpression> accepted =
+        new ArrayList<>(iceberg.applyFilters(filters).getAcceptedFilters());
+    // The same conversion as Iceberg's source, for the source this class builds.
+    this.icebergFilters =
+        accepted.stream()
+            .map(FlinkFilters::convert)
+            .flatMap(Optional::stream)
+            .collect(Collectors.toList());
+    List<FileFilter> pruning = new ArrayList<>();
+    for (ResolvedExpression filter : filters) {
+      Optional<FileFilter> recognised = recogniser.recognise(filter);
+      if (recognised.isPresent()) {
+        pruning.add(recognised.get());
+        if (!accepted.contains(filter)) {
+          // Accepted filters show in EXPLAIN as the source's filter=[...]; all remain.
+          accepted.add(filter);
+        }
+      }
+    }
+    this.fileFilter =
+        pruning.isEmpty()
+            ? null
+            : pruning.size() == 1 ? pruning.get(0) : new FileFilter.AllOf(pruning);
+    return Result.of(accepted, filters);
+  }
+
+  @Override
+  public void applySourceWatermark() {
+    iceberg.applySourceWatermark();
+  }
+
+  @Override
+  public ChangelogMode getChangelogMode() {
+    return iceberg.getChangelogMode();
+  }
+
+  /**
+   * Whether this source prunes files: a filter was recognised and Iceberg's FLIP-27 source runs.
+   */
+  boolean prunes() {
+    return fileFilter != null
+        && config.get(FlinkConfigOptions.TABLE_EXEC_ICEBERG_USE_FLIP27_SOURCE)
+        && !properties.containsKey(FlinkReadOptions.WATERMARK_COLUMN);
+  }
+
+  @Override
+  public ScanRuntimeProvider getScanRuntimeProvider(ScanContext context) {
+    if (!prunes()) {
+      return iceberg.getScanRuntimeProvider(context);
+    }
+    return new DataStreamScanProvider() {
+      @Override
+      public DataStream<RowData> produceDataStream(
+          ProviderContext providerContext, StreamExecutionEnvironment env) {
+        return IcebergSource.forRowData()
+            .tableLoader(loader)
+            .assignerFactory(
+                new PruningAssignerFactory(
+                    config.get(FlinkConfigOptions.TABLE_EXEC_SPLIT_ASSIGNER_TYPE).factory(),
+                    loader.clone(),
+                    fileFilter))
+            .setAll(properties)
+            // Planned files keep their bounds, the collation metrics' included.
+            .includeColumnStats(true)
+            .project(projectedSchema())
+            .limit(limit)
+            .filters(icebergFilters)
+            .flinkConfig(config)
+            .buildStream(env);
+      }
+
+      @Override
+      public boolean isBounded() {
+        return FlinkSource.isBounded(properties);
+      }
+
+      @Override
+      public Optional<Integer> getParallelism() {
+        return Optional.ofNullable(
+            PropertyUtil.propertyAsNullableInt(properties, FactoryUtil.SOURCE_PARALLELISM.key()));
+      }
+    };
+  }
+
+  private ResolvedSchema projectedSchema() {
+    if (projectedFields == null) {
+      return schema;
+    }
+    List<Column> columns = schema.getColumns();
+    return ResolvedSchema.of(
+        Arrays.stream(projectedFields).mapToObj(columns::get).collect(Collectors.toList()));
+  }
+
+  @Override
+  public DynamicTableSource copy() {
+    CollationTableSource copy =
+        new CollationTableSource(
+            (IcebergTableSource) iceberg.copy(), loader, schema, properties, config, recogniser);
+    copy.projectedFields = projectedFields;
+    copy.limit = limit;
+    copy.icebergFilters = icebergFilters;
+    copy.fileFilter = fileFilter;
+    return copy;
+  }
+
+  @Override
+  public String asSummaryString() {
+    return fileFilter == null
+        ? iceberg.asSummaryString()
+        : iceberg.asSummaryString() + " with collation pruning on " + fileFilter;
+  }
+}

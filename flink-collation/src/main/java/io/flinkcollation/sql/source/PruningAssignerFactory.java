@@ -1,0 +1,102 @@
+package io.flinkcollation.sql.source;
+
+import java.util.Collection;
+import java.util.concurrent.CompletableFuture;
+import org.apache.iceberg.flink.TableLoader;
+import org.apache.iceberg.flink.source.assigner.GetSplitResult;
+import org.apache.iceberg.flink.source.assigner.SplitAssigner;
+import org.apache.iceberg.flink.source.assigner.SplitAssignerFactory;
+import org.apache.iceberg.flink.source.split.IcebergSourceSplit;
+import org.apache.iceberg.flink.source.split.IcebergSourceSplitState;
+
+/**
+ * The split assigner of Iceberg's source with collation pruning in front: every split the
+ * enumerator discovers (the whole table for a batch read, each planning's new files for a streaming
+ * read) passes a {@link SplitPruner} first. The assigner factory is the public hook of {@code
+ * IcebergSource.Builder} into planning; the split planner itself cannot be replaced.
+ */
+final class PruningAssignerFactory implements SplitAssignerFactory {
+  private static final long serialVersionUID = 1L;
+
+  private final SplitAssignerFactory delegate;
+  private final TableLoader loader;
+  private final FileFilter filter;
+
+  PruningAssignerFactory(SplitAssignerFactory delegate, TableLoader loader, FileFilter filter) {
+    this.delegate = delegate;
+    this.loader = loader;
+    this.filter = filter;
+  }
+
+  @Override
+  public SplitAssigner createAssigner() {
+    return new Assigner(delegate.createAssigner(), SplitPruner.load(loader, filter));
+  }
+
+  @Override
+  public SplitAssigner createAssigner(Collection<IcebergSourceSplitState> assignerState) {
+    // Restored splits were pruned when they were discovered.
+    return new Assigner(delegate.createAssigner(assignerState), SplitPruner.load(loader, filter));
+  }
+
+  /** Delegates everything, pruning discovered splits on their way in. */
+  private static final class Assigner implements SplitAssigner {
+    private final SplitAssigner delegate;
+    private final SplitPruner pruner;
+
+    Assigner(SplitAssigner delegate, SplitPruner pruner) {
+      this.delegate = delegate;
+      this.pruner = pruner;
+    }
+
+    @Override
+    public void onDiscoveredSplits(Collection<IcebergSourceSplit> splits) {
+      delegate.onDiscoveredSplits(pruner.prune(splits));
+    }
+
+    @Override
+    public void onUnassignedSplits(Collection<IcebergSourceSplit> splits) {
+      delegate.onUnassignedSplits(splits);
+    }
+
+    @Override
+    public void start() {
+      delegate.start();
+    }
+
+    @Override
+    public void close() {
+      delegate.close();
+    }
+
+    @Override
+    public GetSplitResult getNext(String hostname) {
+      return delegate.getNext(hostname);
+    }
+
+    @Override
+    public void onCompletedSplits(Collection<String> completedSplitIds) {
+      delegate.onCompletedSplits(completedSplitIds);
+    }
+
+    @Override
+    public Collection<IcebergSourceSplitState> state() {
+      return delegate.state();
+    }
+
+    @Override
+    public CompletableFuture<Void> isAvailable() {
+      return delegate.isAvailable();
+    }
+
+    @Override
+    public int pendingSplitCount() {
+      return delegate.pendingSplitCount();
+    }
+
+    @Override
+    public long pendingRecords() {
+      return delegate.pendingRecords();
+    }
+  }
+}
