@@ -35,6 +35,13 @@ class IngestionExamplesTest {
     assertThat(out)
         .contains("'collation.name' = 'icu.en_US-ci-ai'")
         .contains("'collation.city' = 'icu.de_DE-ci'");
+    // The SQL query under the collation counts what the collator finds in the whole table.
+    java.util.regex.Matcher inTable =
+        java.util.regex.Pattern.compile("([\\d,]+) in the whole table").matcher(out);
+    assertThat(inTable.find()).as(out).isTrue();
+    assertThat(out)
+        .contains("WHERE COLLATE_EQUALS(name, 'emile', 'icu.en_US-ci-ai')")
+        .contains("  " + inTable.group(1) + " rows match");
   }
 
   private interface Example {
