@@ -6,6 +6,8 @@ import io.flinkcollation.scan.CollationScan;
 import io.flinkcollation.scan.PrunedFiles;
 import io.flinkcollation.sink.CollationIcebergSink;
 import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
@@ -21,6 +23,7 @@ import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
+import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -34,7 +37,9 @@ import org.apache.iceberg.types.Types;
  * {@code none} against {@code range} distribution on one stream: names in random order with high
  * cardinality, written by a streaming job with checkpoints at parallelism 4 (by default). For each
  * mode it prints the files written, the rows/s of the job (its net runtime, start-up included) and
- * the mean fraction of files that {@code name = <a present name>} under the collation scans.
+ * the mean fraction of files that {@code name = <a present name>} under the collation scans: of all
+ * files, and of the files committed after the first two commits (routed by the statistics of the
+ * first checkpoints; before them rows are routed by a hash of their sort key).
  *
  * <p>The same rows go through {@code none}, {@code range} with one slice per writer (one file per
  * writer and checkpoint, as Iceberg's range mode) and {@code range} with {@code --slices} slices
@@ -110,7 +115,8 @@ public final class RangeBenchmark {
         "%,d rows, names in random order, parallelism %d, checkpoint every %d ms%n",
         bench.rows, bench.parallelism, bench.checkpointMillis);
     System.out.printf(
-        "%-22s %7s %12s  %s%n", "distribution", "files", "rows/s", "files scanned by name = ...");
+        "%-22s %7s %12s  %6s %15s%n",
+        "distribution", "files", "rows/s", "scanned", "after 2 commits");
     bench.run("none", Map.of());
     bench.run(
         "range, 1 slice", Map.of("distribution-mode", "range", "collation.range.column", "name"));
@@ -152,19 +158,41 @@ public final class RangeBenchmark {
     JobExecutionResult result = env.execute("range benchmark: " + label);
 
     table.refresh();
+    // Steady state: the files of commits after the first two, which the statistics of the first
+    // checkpoints route (before them, rows are routed by a hash of their sort key).
+    List<Snapshot> snapshots = new ArrayList<>();
+    table.snapshots().forEach(snapshots::add);
+    long warmUp = snapshots.size() > 2 ? snapshots.get(1).sequenceNumber() : Long.MAX_VALUE;
     SplittableRandom random = new SplittableRandom(42);
     double scanned = 0;
+    double steadyScanned = 0;
     int files = 0;
+    long steadyFiles = 0;
     for (int probe = 0; probe < probes; probe++) {
       PrunedFiles planned =
           CollationScan.of(table)
               .planFiles(CollationPredicate.equal("name", name(random.nextLong(rows))));
       scanned += (double) planned.scannedFiles() / planned.totalFiles();
       files = planned.totalFiles();
+      steadyFiles =
+          planned.decisions().stream()
+              .filter(decision -> decision.file().dataSequenceNumber() > warmUp)
+              .count();
+      long steady =
+          planned.tasks().stream()
+              .filter(task -> task.file().dataSequenceNumber() > warmUp)
+              .count();
+      steadyScanned += steadyFiles == 0 ? 0 : (double) steady / steadyFiles;
     }
     System.out.printf(
-        "%-22s %7d %12.0f  %.1f%%%n",
-        label, files, rows * 1000.0 / result.getNetRuntime(), 100 * scanned / probes);
+        "%-22s %7d %12.0f  %5.1f%% %15s%n",
+        label,
+        files,
+        rows * 1000.0 / result.getNetRuntime(),
+        100 * scanned / probes,
+        steadyFiles == 0
+            ? "n/a"
+            : String.format("%.1f%% of %d", 100 * steadyScanned / probes, steadyFiles));
   }
 
   /** A pseudo-name of the id: two to four syllables, so millions of distinct names. */
