@@ -1,5 +1,7 @@
 package io.flinkcollation.benchmarks;
 
+import static java.util.stream.Collectors.toList;
+
 import io.flinkcollation.collation.Collation;
 import io.flinkcollation.collation.Collations;
 import io.flinkcollation.collation.PrimaryRanks;
@@ -8,7 +10,9 @@ import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Locale;
 import org.openjdk.jol.info.GraphLayout;
 
@@ -20,20 +24,41 @@ import org.openjdk.jol.info.GraphLayout;
  * after ten million values than after one.
  *
  * <p>{@code java -cp benchmarks/target/benchmarks.jar io.flinkcollation.benchmarks.TrackerMemory
- * [values [checkpoint]]}.
+ * [values [checkpoint [families]]]}, families a comma-separated list of {@link ValueFamily} names
+ * (default: all).
  */
 public final class TrackerMemory {
 
   private TrackerMemory() {}
 
   public static void main(String[] args) {
-    long values = args.length > 0 ? Long.parseLong(args[0]) : 10_000_000L;
-    long checkpoint = args.length > 1 ? Long.parseLong(args[1]) : 1_000_000L;
-    if (values < checkpoint || checkpoint < 1) {
+    long values;
+    long checkpoint;
+    List<ValueFamily> families;
+    try {
+      values = args.length > 0 ? Long.parseLong(args[0]) : 10_000_000L;
+      checkpoint = args.length > 1 ? Long.parseLong(args[1]) : 1_000_000L;
+      families =
+          args.length > 2
+              ? Arrays.stream(args[2].split(",")).map(ValueFamily::valueOf).collect(toList())
+              : List.of(ValueFamily.values());
+      if (values < checkpoint || checkpoint < 1) {
+        throw new IllegalArgumentException(
+            "values ("
+                + values
+                + ") must be at least checkpoint ("
+                + checkpoint
+                + "), both positive");
+      }
+    } catch (IllegalArgumentException e) {
+      System.err.println("Error: " + e.getMessage());
       System.err.println(
-          "Usage: TrackerMemory [values (default 10000000)] [checkpoint (default"
-              + " 1000000)], values at least checkpoint, both positive");
+          "Usage: TrackerMemory [values (default 10000000) [checkpoint (default 1000000)"
+              + " [families, comma-separated, default all: "
+              + Arrays.toString(ValueFamily.values())
+              + "]]]");
       System.exit(2);
+      return;
     }
     PrintStream out = System.out;
     // JOL says once how it measures object sizes: before the table rather than inside it.
@@ -48,7 +73,7 @@ public final class TrackerMemory {
     out.printf(
         "%-19s %-5s %s%n", "family", "card.", "retained bytes at each checkpoint; heap growth");
     long worstGrowth = Long.MIN_VALUE;
-    for (ValueFamily family : ValueFamily.values()) {
+    for (ValueFamily family : families) {
       for (Cardinality cardinality : Cardinality.values()) {
         Footprint footprint = measure(family, cardinality, values, checkpoint);
         out.printf(

@@ -10,6 +10,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
+import org.openjdk.jmh.results.BenchmarkResult;
+import org.openjdk.jmh.results.IterationResult;
 import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
@@ -19,6 +21,7 @@ import org.openjdk.jmh.runner.options.CommandLineOptionException;
 import org.openjdk.jmh.runner.options.CommandLineOptions;
 import org.openjdk.jmh.runner.options.Options;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.util.ListStatistics;
 
 /**
  * Runs {@link TrackerBenchmark} and prints, per value family and cardinality, the tracker's time
@@ -26,10 +29,11 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
  * write cost one collated column adds, against the goal of at most {@value #GOAL_PERCENT}% per
  * column.
  *
- * <p>Both times come from the same run, with JMH's {@value #CONFIDENCE_PERCENT}% confidence
- * intervals (Student's t over the measurement iterations). The share's interval is the range of
- * quotients of the two intervals' ends: lowest tracker time over highest stock time, to highest
- * over lowest, so it holds at least as surely as both together.
+ * <p>Both times are CPU time of the benchmark thread ({@link CpuTime}), from the same run, with
+ * {@value #CONFIDENCE_PERCENT}% confidence intervals (Student's t over the measurement iterations,
+ * as JMH gives its own scores); the quotient of JMH's wall-clock scores is printed beside. The
+ * share's interval is the range of quotients of the two intervals' ends: lowest tracker time over
+ * highest stock time, to highest over lowest, so it holds at least as surely as both together.
  *
  * <p>Arguments are JMH's own (for example {@code -f 2 -wi 5 -i 10 -p family=CJK}); without a
  * benchmark pattern it runs every {@link TrackerBenchmark} method.
@@ -37,6 +41,7 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
 public final class TrackerShare {
   static final double GOAL_PERCENT = 1.5;
   static final double CONFIDENCE_PERCENT = 99.9;
+  private static final String CPU_RESULT = "cpuNanosPerOp";
 
   private TrackerShare() {}
 
@@ -89,16 +94,16 @@ public final class TrackerShare {
 
   /** The shares of every family and cardinality that has both a tracker and a stock result. */
   static List<Share> shares(Collection<RunResult> results) {
-    Map<String, Result<?>> trackers = new TreeMap<>();
-    Map<String, Result<?>> stock = new TreeMap<>();
+    Map<String, RunResult> trackers = new TreeMap<>();
+    Map<String, RunResult> stock = new TreeMap<>();
     for (RunResult result : results) {
       String benchmark = result.getParams().getBenchmark();
       String key =
           result.getParams().getParam("family") + " " + result.getParams().getParam("cardinality");
       if (benchmark.endsWith(".tracker")) {
-        trackers.put(key, result.getPrimaryResult());
+        trackers.put(key, result);
       } else if (benchmark.endsWith(".stockParquet")) {
-        stock.put(key, result.getPrimaryResult());
+        stock.put(key, result);
       }
     }
     List<Share> shares = new ArrayList<>();
@@ -110,8 +115,9 @@ public final class TrackerShare {
               new Share(
                   family,
                   cardinality,
-                  Estimate.of(trackers.get(key)),
-                  Estimate.of(stock.get(key))));
+                  Estimate.cpu(trackers.get(key)),
+                  Estimate.cpu(stock.get(key)),
+                  Estimate.wall(trackers.get(key)).score / Estimate.wall(stock.get(key)).score));
         }
       }
     }
@@ -121,11 +127,11 @@ public final class TrackerShare {
   static void print(List<Share> shares, PrintStream out) {
     out.printf(
         Locale.ROOT,
-        "%nBounds tracker per value beside Iceberg's Parquet writer per row, same run"
-            + " (ns, ± JMH's %.1f%% interval)%n",
+        "%nBounds tracker per value beside Iceberg's Parquet writer per row, same run: CPU ns of"
+            + " the benchmark thread, ± %.1f%% interval%n",
         CONFIDENCE_PERCENT);
     out.printf(
-        "%-19s %-16s %-5s %17s %17s %7s %15s %6s%n",
+        "%-19s %-16s %-5s %17s %17s %7s %15s %6s %10s%n",
         "family",
         "collation",
         "card.",
@@ -133,13 +139,14 @@ public final class TrackerShare {
         "stock ns/row",
         "share",
         "share interval",
-        "<=" + GOAL_PERCENT + "%");
+        "<=" + GOAL_PERCENT + "%",
+        "wall share");
     double worst = 0;
     double worstUpper = 0;
     for (Share share : shares) {
       out.printf(
           Locale.ROOT,
-          "%-19s %-16s %-5s %17s %17s %6.2f%% %6.2f%%-%5.2f%% %6s%n",
+          "%-19s %-16s %-5s %17s %17s %6.2f%% %6.2f%%-%5.2f%% %6s %9.2f%%%n",
           share.family,
           share.family.collation(),
           share.cardinality.name().toLowerCase(Locale.ROOT),
@@ -150,7 +157,8 @@ public final class TrackerShare {
           share.upperPercent(),
           share.upperPercent() <= GOAL_PERCENT
               ? "yes"
-              : share.percent() <= GOAL_PERCENT ? "maybe" : "no");
+              : share.percent() <= GOAL_PERCENT ? "maybe" : "no",
+          100 * share.wallRatio);
       worst = Math.max(worst, share.percent());
       worstUpper = Math.max(worstUpper, share.upperPercent());
     }
@@ -172,11 +180,42 @@ public final class TrackerShare {
       this.error = error;
     }
 
-    static Estimate of(Result<?> result) {
-      // NaN when JMH had too few iterations for an interval: then the interval is unknown, and
-      // counted as the whole score so that no claim rests on it.
-      double error = result.getScoreError();
-      return new Estimate(result.getScore(), Double.isNaN(error) ? result.getScore() : error);
+    /** JMH's own score: wall-clock time per operation. */
+    static Estimate wall(RunResult result) {
+      Result<?> primary = result.getPrimaryResult();
+      return new Estimate(primary.getScore(), known(primary.getScore(), primary.getScoreError()));
+    }
+
+    /**
+     * CPU time per operation ({@link CpuTime}): the mean over every measured iteration of every
+     * fork, with Student's t interval as JMH computes its own.
+     */
+    static Estimate cpu(RunResult result) {
+      ListStatistics iterations = new ListStatistics();
+      for (BenchmarkResult fork : result.getBenchmarkResults()) {
+        for (IterationResult iteration : fork.getIterationResults()) {
+          Result<?> cpu = iteration.getSecondaryResults().get(CPU_RESULT);
+          if (cpu == null) {
+            throw new IllegalStateException(
+                "No "
+                    + CPU_RESULT
+                    + " in the results of "
+                    + result.getParams().getBenchmark()
+                    + ": its method must take a CpuTime and count its operations");
+          }
+          iterations.addValue(cpu.getScore());
+        }
+      }
+      double mean = iterations.getMean();
+      return new Estimate(mean, known(mean, iterations.getMeanErrorAt(CONFIDENCE_PERCENT / 100)));
+    }
+
+    /**
+     * NaN when there were too few iterations for an interval: then it is unknown, and counted as
+     * the whole score so that no claim rests on it.
+     */
+    private static double known(double score, double error) {
+      return Double.isNaN(error) ? score : error;
     }
 
     double lower() {
@@ -199,12 +238,20 @@ public final class TrackerShare {
     final Cardinality cardinality;
     final Estimate tracker;
     final Estimate stock;
+    // The same quotient of JMH's wall-clock scores, which a shared machine's load distorts.
+    final double wallRatio;
 
-    Share(ValueFamily family, Cardinality cardinality, Estimate tracker, Estimate stock) {
+    Share(
+        ValueFamily family,
+        Cardinality cardinality,
+        Estimate tracker,
+        Estimate stock,
+        double wallRatio) {
       this.family = family;
       this.cardinality = cardinality;
       this.tracker = tracker;
       this.stock = stock;
+      this.wallRatio = wallRatio;
     }
 
     double percent() {

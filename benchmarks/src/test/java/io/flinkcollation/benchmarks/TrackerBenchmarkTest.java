@@ -23,7 +23,10 @@ class TrackerBenchmarkTest {
       benchmark.family = family;
       benchmark.cardinality = cardinality;
       benchmark.setUp();
-      benchmark.tracker();
+      CpuTime cpu = new CpuTime();
+      cpu.startIteration();
+      benchmark.tracker(cpu);
+      assertThat(cpu.cpuNanosPerOp()).isPositive();
 
       List<String> values = new ArrayList<>();
       for (byte[] value : benchmark.rows.values) {
@@ -51,6 +54,9 @@ class TrackerBenchmarkTest {
     benchmark.family = ValueFamily.URL;
     benchmark.cardinality = cardinality;
     benchmark.setUp();
-    assertThat(benchmark.stockParquet()).isEqualTo(TrackerBenchmark.ROWS);
+    CpuTime cpu = new CpuTime();
+    cpu.startIteration();
+    assertThat(benchmark.stockParquet(cpu)).isEqualTo(TrackerBenchmark.ROWS);
+    assertThat(cpu.cpuNanosPerOp()).isPositive();
   }
 }
