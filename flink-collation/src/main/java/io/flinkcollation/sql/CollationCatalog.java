@@ -3,6 +3,8 @@ package io.flinkcollation.sql;
 import io.flinkcollation.collation.Collations;
 import io.flinkcollation.metadata.TableCollations;
 import io.flinkcollation.metadata.UpdateCollations;
+import io.flinkcollation.sql.function.CollationCatalogFunction;
+import io.flinkcollation.sql.function.CollationFunctions;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -15,11 +17,14 @@ import java.util.Optional;
 import java.util.Set;
 import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.catalog.CatalogBaseTable;
+import org.apache.flink.table.catalog.CatalogFunction;
 import org.apache.flink.table.catalog.CatalogTable;
 import org.apache.flink.table.catalog.ObjectPath;
 import org.apache.flink.table.catalog.ResolvedCatalogTable;
 import org.apache.flink.table.catalog.TableChange;
 import org.apache.flink.table.catalog.exceptions.CatalogException;
+import org.apache.flink.table.catalog.exceptions.DatabaseNotExistException;
+import org.apache.flink.table.catalog.exceptions.FunctionNotExistException;
 import org.apache.flink.table.catalog.exceptions.TableAlreadyExistException;
 import org.apache.flink.table.catalog.exceptions.TableNotExistException;
 import org.apache.flink.table.factories.Factory;
@@ -57,6 +62,8 @@ import org.apache.iceberg.util.PropertyUtil;
  *   <li>{@link #getTable} shows the collations as {@code collation.<path>} options (so {@code SHOW
  *       CREATE TABLE} and {@code CREATE TABLE ... LIKE} carry them) and hides the raw {@value
  *       TableCollations#PROPERTY} property, whose metric ids belong to this table only.
+ *   <li>The collation functions ({@code COLLATE_COMPARE}, {@code COLLATE_EQUALS}, {@code
+ *       COLLATE_KEY}) are catalog functions of every database.
  *   <li>Options that hold credentials, the table's and the catalog's, are shown hidden ({@link
  *       SensitiveOptions}).
  * </ul>
@@ -133,6 +140,36 @@ public class CollationCatalog extends FlinkCatalog {
   /** A serialisable loader of the table at {@code path}, for writers on task managers. */
   TableLoader tableLoader(ObjectPath path) {
     return TableLoader.fromCatalog(catalogLoader, identifier(path));
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Functions: the collation functions in every database (Iceberg's catalog has none of its own)
+
+  @Override
+  public List<String> listFunctions(String database) throws CatalogException {
+    if (!databaseExists(database)) {
+      // Flink's Catalog contract; Iceberg's FlinkCatalog cannot declare the checked exception.
+      throw new CatalogException(new DatabaseNotExistException(getName(), database));
+    }
+    return new ArrayList<>(CollationFunctions.names());
+  }
+
+  @Override
+  public CatalogFunction getFunction(ObjectPath path)
+      throws FunctionNotExistException, CatalogException {
+    // The name first: Flink asks for every function that no module defines, and checking the
+    // database costs a catalog call.
+    Optional<CatalogFunction> function = CollationCatalogFunction.named(path.getObjectName());
+    if (function.isEmpty() || !databaseExists(path.getDatabaseName())) {
+      throw new FunctionNotExistException(getName(), path);
+    }
+    return function.get();
+  }
+
+  @Override
+  public boolean functionExists(ObjectPath path) throws CatalogException {
+    return CollationFunctions.classOf(path.getObjectName()).isPresent()
+        && databaseExists(path.getDatabaseName());
   }
 
   // ------------------------------------------------------------------------------------------

@@ -29,6 +29,7 @@ import org.apache.flink.table.factories.DynamicTableSinkFactory;
 import org.apache.flink.table.factories.DynamicTableSourceFactory;
 import org.apache.flink.table.factories.Factory;
 import org.apache.flink.table.factories.FactoryUtil;
+import org.apache.flink.table.factories.ModuleFactory;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.Row;
 import org.apache.flink.util.CloseableIterator;
@@ -98,7 +99,7 @@ class ShadedJarIT {
     try (URLClassLoader user = jarLoader()) {
       List<String> identifiers = new ArrayList<>();
       ServiceLoader.load(Factory.class, user).forEach(f -> identifiers.add(f.factoryIdentifier()));
-      assertThat(identifiers).contains("iceberg-collation", "iceberg");
+      assertThat(identifiers).contains("iceberg-collation", "iceberg", "collation");
 
       Factory catalog =
           FactoryUtil.discoverFactory(user, CatalogFactory.class, "iceberg-collation");
@@ -113,6 +114,11 @@ class ShadedJarIT {
           .isEqualTo("io.flinkcollation.sql.CollationCatalogFactory");
       assertThat(sink.getClass().getName())
           .isEqualTo("io.flinkcollation.sql.CollationTableFactory");
+      // LOAD MODULE collation finds the functions' module in the jar.
+      Factory module = FactoryUtil.discoverFactory(user, ModuleFactory.class, "collation");
+      assertThat(module.getClass().getName())
+          .isEqualTo("io.flinkcollation.sql.function.CollationModuleFactory");
+      assertThat(module.getClass().getClassLoader()).isSameAs(user);
     }
   }
 

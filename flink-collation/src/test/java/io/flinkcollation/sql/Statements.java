@@ -10,12 +10,12 @@ import org.apache.flink.types.Row;
 import org.apache.flink.util.CloseableIterator;
 
 /** Running SQL statements in tests: their rows, or the messages of their failure. */
-final class Statements {
+public final class Statements {
 
   private Statements() {}
 
   /** Every row {@code statement} returns. */
-  static List<Row> rows(TableEnvironment sql, String statement) throws Exception {
+  public static List<Row> rows(TableEnvironment sql, String statement) throws Exception {
     List<Row> rows = new ArrayList<>();
     try (CloseableIterator<Row> result = sql.executeSql(statement).collect()) {
       result.forEachRemaining(rows::add);
@@ -24,7 +24,7 @@ final class Statements {
   }
 
   /** The messages of the failure of {@code statement} and of all its causes, one a line. */
-  static String failureMessages(Runnable statement) {
+  public static String failureMessages(Runnable statement) {
     Throwable failure = catchThrowable(statement::run);
     assertThat(failure).as("the statement fails").isNotNull();
     StringBuilder messages = new StringBuilder();

@@ -1,0 +1,58 @@
+package io.flinkcollation.sql.function;
+
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Supplier;
+import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.table.functions.FunctionDefinition;
+
+/**
+ * The collation functions by their SQL names, the one list that the {@code 'iceberg-collation'}
+ * catalog and the {@code collation} module offer. Names are matched ignoring case, as Flink matches
+ * function names.
+ */
+@PublicEvolving
+public final class CollationFunctions {
+
+  /** {@link CollateCompare}. */
+  public static final String COLLATE_COMPARE = "COLLATE_COMPARE";
+
+  /** {@link CollateEquals}. */
+  public static final String COLLATE_EQUALS = "COLLATE_EQUALS";
+
+  /** {@link CollateKey}. */
+  public static final String COLLATE_KEY = "COLLATE_KEY";
+
+  private static final Map<String, Class<? extends CollationFunction<?>>> CLASSES =
+      Map.of(
+          COLLATE_COMPARE, CollateCompare.class,
+          COLLATE_EQUALS, CollateEquals.class,
+          COLLATE_KEY, CollateKey.class);
+
+  private static final Map<String, Supplier<FunctionDefinition>> INSTANCES =
+      Map.of(
+          COLLATE_COMPARE, CollateCompare::new,
+          COLLATE_EQUALS, CollateEquals::new,
+          COLLATE_KEY, CollateKey::new);
+
+  private CollationFunctions() {}
+
+  /** The SQL names, in upper case. */
+  public static Set<String> names() {
+    return new TreeMap<>(CLASSES).keySet();
+  }
+
+  /** The class of the function named {@code name} (any case), if it is one of these. */
+  public static Optional<Class<? extends FunctionDefinition>> classOf(String name) {
+    return Optional.<Class<? extends FunctionDefinition>>ofNullable(
+        CLASSES.get(name.toUpperCase(Locale.ROOT)));
+  }
+
+  /** A new instance of the function named {@code name} (any case), if it is one of these. */
+  public static Optional<FunctionDefinition> newInstance(String name) {
+    return Optional.ofNullable(INSTANCES.get(name.toUpperCase(Locale.ROOT))).map(Supplier::get);
+  }
+}

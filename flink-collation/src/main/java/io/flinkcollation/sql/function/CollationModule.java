@@ -1,0 +1,26 @@
+package io.flinkcollation.sql.function;
+
+import java.util.Optional;
+import java.util.Set;
+import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.table.functions.FunctionDefinition;
+import org.apache.flink.table.module.Module;
+
+/**
+ * {@code LOAD MODULE collation}: the collation functions as system functions, usable in any
+ * catalog. Functions of modules loaded earlier win over these on a name clash ({@code USE MODULES}
+ * changes the order).
+ */
+@PublicEvolving
+public final class CollationModule implements Module {
+
+  @Override
+  public Set<String> listFunctions() {
+    return CollationFunctions.names();
+  }
+
+  @Override
+  public Optional<FunctionDefinition> getFunctionDefinition(String name) {
+    return CollationFunctions.newInstance(name);
+  }
+}
