@@ -50,6 +50,7 @@ class CollationCatalogFunctionsTest {
     Row expected = Row.of(true, -1, new byte[] {'x'});
 
     sql.executeSql("USE CATALOG lake");
+    sql.executeSql("USE db");
     assertThat(rows(sql, query)).containsExactly(expected);
     sql.executeSql("USE other");
     assertThat(rows(sql, query)).containsExactly(expected);
@@ -66,7 +67,8 @@ class CollationCatalogFunctionsTest {
     assertThat(
             failureMessages(
                 () -> sql.explainSql("SELECT lake.missing.COLLATE_EQUALS('a', 'A', 'utf8')")))
-        .contains("lake.missing.COLLATE_EQUALS");
+        .as("a database that does not exist has no functions")
+        .contains("No match found for function signature COLLATE_EQUALS");
   }
 
   @Test
