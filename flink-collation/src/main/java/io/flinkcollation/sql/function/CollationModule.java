@@ -19,6 +19,17 @@ public final class CollationModule implements Module {
     return CollationFunctions.names();
   }
 
+  /** With the hidden names ({@link CollationFunctions#hiddenNames}) filter push-down needs. */
+  @Override
+  public Set<String> listFunctions(boolean includeHiddenFunctions) {
+    if (!includeHiddenFunctions) {
+      return listFunctions();
+    }
+    Set<String> all = new java.util.TreeSet<>(CollationFunctions.names());
+    all.addAll(CollationFunctions.hiddenNames());
+    return all;
+  }
+
   @Override
   public Optional<FunctionDefinition> getFunctionDefinition(String name) {
     return CollationFunctions.newInstance(name);

@@ -55,7 +55,11 @@ class CollationCatalogFunctionsTest {
     sql.executeSql("USE other");
     assertThat(rows(sql, query)).containsExactly(expected);
     assertThat(functions("SHOW USER FUNCTIONS"))
-        .contains("COLLATE_COMPARE", "COLLATE_EQUALS", "COLLATE_KEY");
+        .contains("COLLATE_COMPARE", "COLLATE_EQUALS", "COLLATE_KEY")
+        .doesNotContain("COLLATEEQUALS");
+    // The hidden names that Flink's filter push-down looks calls up under.
+    assertThat(rows(sql, "SELECT COLLATEEQUALS('a', 'A', 'icu.en_US-ci'), COLLATEKEY('x', 'utf8')"))
+        .containsExactly(Row.of(true, new byte[] {'x'}));
 
     // From another catalog, by their full path.
     sql.executeSql("USE CATALOG default_catalog");
