@@ -1,7 +1,6 @@
 package io.flinkcollation.examples;
 
 import java.io.PrintStream;
-import java.util.Locale;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.EnvironmentSettings;
@@ -92,17 +91,8 @@ public final class SqlIngestion {
   private static void printCollatedQuery(String catalog, PrintStream out) throws Exception {
     TableEnvironment batch = TableEnvironment.create(EnvironmentSettings.inBatchMode());
     batch.executeSql(catalog);
-    // Flink's filter push-down finds a function under its name without underscores: register both
-    // (docs/design.md#sql-pruning).
-    for (String function : new String[] {"CollateEquals", "CollateCompare", "CollateKey"}) {
-      String name = "COLLATE_" + function.substring("Collate".length()).toUpperCase(Locale.ROOT);
-      for (String alias : new String[] {name, name.replace("_", "")}) {
-        batch.executeSql(
-            String.format(
-                "CREATE TEMPORARY SYSTEM FUNCTION %s AS 'io.flinkcollation.sql.function.%s'",
-                alias, function));
-      }
-    }
+    // The collation functions, as a module (also the names filter push-down looks them up under).
+    batch.executeSql("LOAD MODULE collation");
     String query =
         "SELECT count(*) FROM lake.demo.people_sql"
             + " WHERE COLLATE_EQUALS(name, 'emile', 'icu.en_US-ci-ai')";
