@@ -17,7 +17,7 @@ import org.apache.iceberg.io.WriteResult;
 public final class SlicedTaskWriter implements TaskWriter<RowData> {
   private final Supplier<TaskWriter<RowData>> newWriter;
   private final SliceBoundaries boundaries;
-  private final int[] tableColumns;
+  private final ProjectedRowData tableRow;
   private final TaskWriter<RowData>[] writers;
 
   @SuppressWarnings("unchecked")
@@ -25,10 +25,11 @@ public final class SlicedTaskWriter implements TaskWriter<RowData> {
       Supplier<TaskWriter<RowData>> newWriter, SliceBoundaries boundaries, int tableColumnCount) {
     this.newWriter = newWriter;
     this.boundaries = boundaries;
-    this.tableColumns = new int[tableColumnCount];
+    int[] tableColumns = new int[tableColumnCount];
     for (int column = 0; column < tableColumnCount; column++) {
       tableColumns[column] = column + 1;
     }
+    this.tableRow = ProjectedRowData.from(tableColumns);
     this.writers = new TaskWriter[boundaries.slices()];
   }
 
@@ -50,8 +51,9 @@ public final class SlicedTaskWriter implements TaskWriter<RowData> {
       writer = newWriter.get();
       writers[slice] = writer;
     }
-    // A projection per row: the file's bounds tracker may keep the row's strings.
-    writer.write(ProjectedRowData.from(tableColumns).replaceRow(keyedRow));
+    // One projection, re-pointed per row: Iceberg's append writers and the bounds tracker read the
+    // row's fields during write() and keep no reference to the row (changelogs never use range).
+    writer.write(tableRow.replaceRow(keyedRow));
   }
 
   @Override
