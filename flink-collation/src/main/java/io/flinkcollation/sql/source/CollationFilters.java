@@ -3,6 +3,9 @@ package io.flinkcollation.sql.source;
 import io.flinkcollation.collation.Collations;
 import io.flinkcollation.scan.CollationPredicate;
 import io.flinkcollation.scan.CollationPredicate.Operation;
+import io.flinkcollation.sql.function.CollateCompare;
+import io.flinkcollation.sql.function.CollateEquals;
+import io.flinkcollation.sql.function.CollateKey;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,7 +45,22 @@ final class CollationFilters {
   enum Function {
     COMPARE,
     EQUALS,
-    KEY
+    KEY;
+
+    /**
+     * The collation function {@code definition} is, told apart by its class: a user may register
+     * the functions under any name, and another function may take theirs.
+     */
+    static Optional<Function> of(FunctionDefinition definition) {
+      if (definition instanceof CollateEquals) {
+        return Optional.of(EQUALS);
+      } else if (definition instanceof CollateCompare) {
+        return Optional.of(COMPARE);
+      } else if (definition instanceof CollateKey) {
+        return Optional.of(KEY);
+      }
+      return Optional.empty();
+    }
   }
 
   /** Tells the collation functions apart, by definition class. */

@@ -88,7 +88,7 @@ public final class CollationTableSource
         schema,
         properties,
         config,
-        new CollationFilters(collatedColumns, CollationFunctions::of));
+        new CollationFilters(collatedColumns, CollationFilters.Function::of));
   }
 
   private CollationTableSource(

@@ -26,7 +26,8 @@ class CollationFiltersTest {
 
   private static final String CI = "icu.en_US-ci";
   private final CollationFilters filters =
-      new CollationFilters(Map.of("name", CI, "city", "icu.de_DE-ci"), CollationFunctions::of);
+      new CollationFilters(
+          Map.of("name", CI, "city", "icu.de_DE-ci"), CollationFilters.Function::of);
 
   private static final FieldReferenceExpression NAME =
       new FieldReferenceExpression("name", DataTypes.STRING(), 0, 1);
