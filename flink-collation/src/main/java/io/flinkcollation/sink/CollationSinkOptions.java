@@ -4,6 +4,8 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
@@ -83,18 +85,22 @@ public final class CollationSinkOptions {
 
   /**
    * Iceberg's Flink write options that the collation sink honours: {@link #FILE_WRITE_OPTIONS},
-   * {@code upsert-enabled} (with equality fields), {@code branch} and {@code distribution-mode}
-   * ({@code none} and {@code hash}).
+   * {@code upsert-enabled} (with equality fields), {@code branch}, {@code distribution-mode}
+   * ({@code none}, {@code hash}, {@code range}) and the {@code range} statistics options.
    */
-  public static final Set<String> HONOURED =
-      keys(
-          FILE_WRITE_OPTIONS,
-          List.of(
-              FlinkWriteOptions.WRITE_UPSERT_ENABLED,
-              FlinkWriteOptions.BRANCH,
-              FlinkWriteOptions.DISTRIBUTION_MODE,
-              FlinkWriteOptions.RANGE_DISTRIBUTION_STATISTICS_TYPE,
-              FlinkWriteOptions.RANGE_DISTRIBUTION_SORT_KEY_BASE_WEIGHT));
+  public static final List<ConfigOption<?>> HONOURED_OPTIONS =
+      Stream.concat(
+              FILE_WRITE_OPTIONS.stream(),
+              Stream.<ConfigOption<?>>of(
+                  FlinkWriteOptions.WRITE_UPSERT_ENABLED,
+                  FlinkWriteOptions.BRANCH,
+                  FlinkWriteOptions.DISTRIBUTION_MODE,
+                  FlinkWriteOptions.RANGE_DISTRIBUTION_STATISTICS_TYPE,
+                  FlinkWriteOptions.RANGE_DISTRIBUTION_SORT_KEY_BASE_WEIGHT))
+          .collect(Collectors.toUnmodifiableList());
+
+  /** The keys of {@link #HONOURED_OPTIONS}, with their fallback keys. */
+  public static final Set<String> HONOURED = keys(HONOURED_OPTIONS);
 
   /** Iceberg's Flink write options the collation sink does not implement; refused when set. */
   static final Set<String> NOT_SUPPORTED =

@@ -114,7 +114,7 @@ public class CollationTableFactory implements DynamicTableSinkFactory, DynamicTa
     options.add(CATALOG_DATABASE);
     options.add(CATALOG_TABLE);
     options.addAll(CollationSinkOptions.OWN_OPTIONS);
-    options.addAll(CollationSinkOptions.FILE_WRITE_OPTIONS);
+    options.addAll(CollationSinkOptions.HONOURED_OPTIONS);
     return options;
   }
 
