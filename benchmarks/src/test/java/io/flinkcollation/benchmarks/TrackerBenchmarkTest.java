@@ -29,8 +29,8 @@ class TrackerBenchmarkTest {
       assertThat(cpu.cpuNanosPerOp()).isPositive();
 
       List<String> values = new ArrayList<>();
-      for (byte[] value : benchmark.rows.values) {
-        values.add(new String(value, StandardCharsets.UTF_8));
+      for (int i = 0; i < benchmark.rows.size(); i++) {
+        values.add(new String(benchmark.rows.value(i), StandardCharsets.UTF_8));
       }
       assertThat(values.stream().distinct().count())
           .as("distinct values of %s %s", family, cardinality)
