@@ -68,9 +68,14 @@ public final class PrimaryRanks {
   private static final int PAD = 2;
   private static final int CONTINUES = 4;
   private static final int FLAG_BITS = 3;
+  // In asciiNext: the character's rank depends on what follows it.
+  private static final int AFTER = Integer.MIN_VALUE;
 
   // Per code point: 0 when not ranked, else rank << FLAG_BITS | flags.
   private final int[] entries;
+  // Per ASCII character: next's result when it depends on nothing after the character, else
+  // AFTER (a starter, the space under PAD SPACE), so that the step of most walks is one load.
+  private final int[] asciiNext = new int[128];
   private final boolean empty;
 
   private PrimaryRanks(int[] entries) {
@@ -80,6 +85,13 @@ public final class PrimaryRanks {
       any |= entry != 0;
     }
     this.empty = !any;
+    for (int c = 0; c < 128; c++) {
+      int entry = entries[c];
+      asciiNext[c] =
+          (entry & (STARTER | PAD)) != 0
+              ? AFTER
+              : entry == 0 ? STOP : (entry >>> FLAG_BITS) << 2 | 1;
+    }
   }
 
   /**
@@ -92,6 +104,13 @@ public final class PrimaryRanks {
   public int next(byte[] bytes, int pos, int end) {
     if (pos >= end) {
       return END;
+    }
+    int lead = bytes[pos];
+    if (lead >= 0) {
+      int ascii = asciiNext[lead];
+      if (ascii != AFTER) {
+        return ascii;
+      }
     }
     int length = length(bytes, pos, end);
     if (length == 0) {

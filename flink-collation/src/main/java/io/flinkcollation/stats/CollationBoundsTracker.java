@@ -35,13 +35,13 @@ import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
  * decided without the collator: the rank of the first character (one bit per ASCII character, kept
  * for the first ranks of the current bounds) tells whether it alone puts a value strictly inside,
  * as it does for most values of a long file; otherwise the value's ranks are walked against those
- * of the minimum and the maximum until they differ, which makes it inside or a new bound, starting
- * where its bytes depart from both bounds (a value equal in bytes to a bound is done there). Such
- * values are then only validated as UTF-8. A value the ranks cannot decide is looked up among the
- * values already accounted for in this file ({@link SeenValues}) and skipped when found. Only the
- * rest is decoded and compared with the collator, against the bounds the ranks left open. Nothing
- * is allocated per value on the ranked paths, and the common one touches no memory but this object
- * and the value. Memory does not grow with the number of values.
+ * of each bound, from where its bytes depart from that bound and only until they differ, which
+ * makes it inside or a new bound (a value equal in bytes to a bound is done there). Such values are
+ * then only validated as UTF-8. A value the ranks cannot decide is looked up among the values
+ * already accounted for in this file ({@link SeenValues}) and skipped when found. Only the rest is
+ * decoded and compared with the collator, against the bounds the ranks left open. Nothing is
+ * allocated per value on the ranked paths, and the common one touches no memory but this object and
+ * the value. Memory does not grow with the number of values.
  *
  * <p>Not part of the supported API ({@link io.flinkcollation.api.PublicApi}): public for other
  * packages of this project only.
@@ -135,44 +135,19 @@ public final class CollationBoundsTracker {
       return;
     }
 
-    // Bytes shared with the bounds: a value equal to a bound in bytes cannot move either, and the
-    // ranks walk starts where the value departs from them.
+    // Bytes shared with each bound: a value equal to a bound in bytes cannot move either, and the
+    // ranks walk against a bound starts where the value departs from that bound.
     int sharedWithMin = min.mismatch(bytes, offset, length);
     int sharedWithMax = max.mismatch(bytes, offset, length);
     if (sharedWithMin < 0 || sharedWithMax < 0) {
       return;
     }
-    int toMin = OPEN;
-    int toMax = OPEN;
-    int start =
-        ranks == null
-            ? -1
-            : walkStart(bytes, offset, length, Math.min(sharedWithMin, sharedWithMax));
-    if (start >= 0) {
-      // Character by character against the ranks of both bounds, until they differ.
-      int end = offset + length;
-      int pos = offset + min.rankStarts[start];
-      int next = ranks.next(bytes, pos, end);
-      for (int i = start; next != PrimaryRanks.STOP; i++) {
-        if (next == PrimaryRanks.END) {
-          // The value's ranks are all known: a bound with more ranks is greater.
-          toMin = toMin != OPEN ? toMin : i < min.rankCount ? LESS : UNDECIDED;
-          toMax = toMax != OPEN ? toMax : i < max.rankCount ? LESS : UNDECIDED;
-          break;
-        }
-        int rank = PrimaryRanks.rank(next);
-        if (toMin == OPEN) {
-          toMin = min.order(rank, i);
-        }
-        if (toMax == OPEN) {
-          toMax = max.order(rank, i);
-        }
-        if (toMin != OPEN && toMax != OPEN) {
-          break;
-        }
-        pos += PrimaryRanks.length(next);
-        next = ranks.next(bytes, pos, end);
-      }
+    int toMin = UNDECIDED;
+    int toMax = UNDECIDED;
+    if (ranks != null) {
+      // A value below the minimum is below the maximum too: the maximum need not be walked.
+      toMin = walk(min, bytes, offset, length, sharedWithMin);
+      toMax = toMin == LESS ? LESS : walk(max, bytes, offset, length, sharedWithMax);
       boolean inside = toMin == GREATER && toMax == LESS;
       if (inside || toMax == GREATER || toMin == LESS) {
         if (!checkUtf8(bytes, offset, length)) {
@@ -205,22 +180,54 @@ public final class CollationBoundsTracker {
   }
 
   /**
-   * Where the ranks walk of a value that shares its first {@code shared} bytes with both bounds can
-   * start, as an index into the ranks of the bounds; -1 when the walk would stop undecided inside
-   * the shared bytes.
+   * The value's order against {@code bound} as far as the ranks tell: {@link #LESS}, {@link
+   * #GREATER}, or {@link #UNDECIDED} (a character the ranks leave out, or equal primary weights).
+   * The value shares its first {@code shared} bytes with the bound; the walk starts at {@link
+   * #walkStart} and stops where the ranks differ.
+   */
+  private int walk(Bound bound, byte[] bytes, int offset, int length, int shared) {
+    int start = walkStart(bytes, offset, length, shared);
+    if (start > bound.rankedUntil) {
+      // The bound's walk stopped before the start: the value's stops at the same place.
+      return UNDECIDED;
+    }
+    int end = offset + length;
+    int pos = offset + start;
+    for (int i = bound.rankAt[start]; ; i++) {
+      int next = ranks.next(bytes, pos, end);
+      if (next == PrimaryRanks.STOP) {
+        return UNDECIDED;
+      }
+      if (next == PrimaryRanks.END) {
+        // The value's ranks are all known: a bound with more ranks is greater.
+        return i < bound.rankCount ? LESS : UNDECIDED;
+      }
+      int order = bound.order(PrimaryRanks.rank(next), i);
+      if (order != OPEN) {
+        return order;
+      }
+      pos += PrimaryRanks.length(next);
+    }
+  }
+
+  /**
+   * Where the ranks walk of a value that shares its first {@code shared} bytes with a bound can
+   * start: a byte offset that starts a character of the bound, before which the value's ranks are
+   * the bound's.
    *
    * <p>Why the skipped characters cannot matter (docs/design.md#tracker): a character's {@link
    * PrimaryRanks#next} depends only on its own bytes and on those after it (a contraction starter
    * looks at the next character, a space under PAD SPACE at the spaces after it), so over the
-   * shared bytes the value's walk is the bounds' walk, rank for rank equal to both, as long as
-   * nothing looks past them. The start backs up to a character boundary, then one character more (a
-   * starter before it looks at it) and then over spaces (a space looks past them): every character
-   * before it is whole, and so is whatever it looks at. If the bounds' walk stopped before that
-   * start, the value's stops at the same place with both orders still open. Adversarial cases
-   * (contractions and spaces at the point of departure) are in
+   * shared bytes the value's walk is the bound's walk, rank for rank, as long as nothing looks past
+   * them. The start backs up to a character boundary, then one character more (a starter before it
+   * looks at it) and then over spaces (a space looks past them): every character before it is
+   * whole, and so is whatever it looks at. If the bound's walk stopped before that start, the
+   * value's stops at the same place. Each bound has its own start, so a value that shares much more
+   * with one bound than with the other walks a few characters against each, not the difference.
+   * Adversarial cases (contractions and spaces at each point of departure) are in
    * CollationBoundsTrackerEquivalenceTest.
    */
-  private int walkStart(byte[] bytes, int offset, int length, int shared) {
+  private static int walkStart(byte[] bytes, int offset, int length, int shared) {
     int k = shared;
     if (k < length) {
       while (k > 0 && isContinuation(bytes[offset + k])) {
@@ -236,8 +243,7 @@ public final class CollationBoundsTracker {
     while (k > 0 && bytes[offset + k - 1] == ' ') {
       k--;
     }
-    // Negative when the bounds' walk stopped before k: the value's stops there too.
-    return k > min.rankedUntil ? -1 : Arrays.binarySearch(min.rankStarts, 0, min.rankCount + 1, k);
+    return k;
   }
 
   private static boolean isContinuation(byte b) {
@@ -367,10 +373,11 @@ public final class CollationBoundsTracker {
     private int length;
     private String string;
     private int[] ranks = new int[0];
-    // How many leading characters are ranked; complete when they are all of the value. Where each
-    // ranked character starts, and where the ranked ones end (rankStarts[rankCount]).
+    // How many leading characters are ranked; complete when they are all of the value. By byte
+    // offset, the index of the rank of the character that starts there (and rankCount where the
+    // ranked ones end, rankedUntil); other offsets hold stale values and are never read.
     private int rankCount;
-    private int[] rankStarts = new int[1];
+    private int[] rankAt = new int[1];
     private int rankedUntil;
     private boolean complete;
     // The rank of the first character, for the quick test, when known; else a value that makes
@@ -400,6 +407,12 @@ public final class CollationBoundsTracker {
     }
 
     private void rank(PrimaryRanks table) {
+      if (rankAt.length <= length) {
+        // At most a rank per byte: sized once for the longest bound, not per character.
+        int capacity = Math.max(16, Math.max(rankAt.length * 2, length + 1));
+        ranks = new int[capacity];
+        rankAt = new int[capacity];
+      }
       int pos = 0;
       for (int next = table.next(bytes, pos, length);
           next != PrimaryRanks.STOP;
@@ -408,16 +421,11 @@ public final class CollationBoundsTracker {
           complete = true;
           break;
         }
-        if (rankCount == ranks.length) {
-          int capacity = Math.max(16, Math.max(ranks.length * 2, length));
-          ranks = Arrays.copyOf(ranks, capacity);
-          rankStarts = Arrays.copyOf(rankStarts, capacity + 1);
-        }
-        rankStarts[rankCount] = pos;
+        rankAt[pos] = rankCount;
         ranks[rankCount++] = PrimaryRanks.rank(next);
         pos += PrimaryRanks.length(next);
       }
-      rankStarts[rankCount] = pos;
+      rankAt[pos] = rankCount;
       rankedUntil = pos;
     }
 

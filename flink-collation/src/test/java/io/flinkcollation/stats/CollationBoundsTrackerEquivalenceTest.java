@@ -148,7 +148,8 @@ class CollationBoundsTrackerEquivalenceTest {
    * treat its characters specially: files of values that share long prefixes (URLs, or random
    * pieces of the family) and depart from each other and from the bounds at every kind of piece,
    * contraction starters, combining marks and spaces included; low and high cardinality, sorted
-   * runs.
+   * runs. Two files in five branch off the bounds ({@link #branchingFile}), so that values depart
+   * from the minimum and from the maximum at very different places, each walked from its own.
    */
   @ParameterizedTest(name = "{0} under {1}")
   @MethodSource("families")
@@ -158,8 +159,11 @@ class CollationBoundsTrackerEquivalenceTest {
     assertBoundsEqualTheReference(
         collation,
         collation::newComparator,
-        (random, order) -> familyFile(pieces, random, order),
-        150,
+        (random, order) ->
+            random.nextInt(5) < 3
+                ? familyFile(pieces, random, order)
+                : branchingFile(pieces, random, order),
+        250,
         family.hashCode());
   }
 
@@ -237,11 +241,39 @@ class CollationBoundsTrackerEquivalenceTest {
   }
 
   /**
+   * A file whose every value branches off the current minimum, the current maximum or an earlier
+   * value, cut at a random character and continued with random pieces of the family: it may share a
+   * long prefix with one bound and a short one with the other, and depart from each at any kind of
+   * piece.
+   */
+  static List<String> branchingFile(List<String> pieces, Random random, Comparator<String> order) {
+    int size = 1 + random.nextInt(random.nextInt(8) == 0 ? 500 : 100);
+    String prefix = random.nextBoolean() ? "https://www.example.com/" : "";
+    List<String> values = new ArrayList<>();
+    String min = CollationSamples.pieces(prefix, pieces, 12, random);
+    String max = min;
+    values.add(min);
+    while (values.size() < size) {
+      int from = random.nextInt(4);
+      String stem = from == 0 ? min : from == 1 ? max : values.get(random.nextInt(values.size()));
+      int cut =
+          stem.offsetByCodePoints(0, random.nextInt(stem.codePointCount(0, stem.length()) + 1));
+      String value = CollationSamples.pieces(stem.substring(0, cut), pieces, 4, random);
+      min = order.compare(value, min) < 0 ? value : min;
+      max = order.compare(value, max) > 0 ? value : max;
+      values.add(value);
+    }
+    return values;
+  }
+
+  /**
    * Values that share bytes with a bound up to a point where what the shared part means depends on
    * what follows: a contraction starter ({@code c}/{@code ch}, Danish {@code a}/{@code aa}), a
    * letter that a combining mark after it turns into another letter (Swedish {@code a} + ring,
    * Turkish {@code I} + dot), a precomposed letter and its decomposition, and spaces that PAD SPACE
-   * ignores only at the end. Every order of each group gives the reference's bounds.
+   * ignores only at the end. The groups of six share a long prefix with one bound and a short one
+   * with the other, such a point right before each departure: each bound is walked from its own.
+   * Every order of each group gives the reference's bounds.
    */
   @Test
   void departuresWhereTheSharedBytesMeanSomethingElseMatchTheReference() {
@@ -250,13 +282,19 @@ class CollationBoundsTrackerEquivalenceTest {
             CollationSamples.icuCollation("es@collation=traditional", Collator.TERTIARY),
             List.of(
                 List.of("pre ca", "pre ch", "pre cz", "pre c", "pre d"),
-                List.of("pre lz", "pre ll", "pre l", "pre m", "pre la")),
+                List.of("pre lz", "pre ll", "pre l", "pre m", "pre la"),
+                List.of("u/c/aaaa/ca", "u/c/aaaa/ch", "u/c/aaaa/cz", "u/ch", "u/c/aaaa/c", "u/cz"),
+                List.of("u/lz/l", "u/l/l/ll", "u/l/l/lz", "u/ll", "u/l/l/l", "u/l")),
             Collations.resolve("icu.da_DK"),
-            List.of(List.of("xa", "xaa", "xab", "xz", "xå"), List.of("aa", "ab", "a", "z", "Aa")),
+            List.of(
+                List.of("xa", "xaa", "xab", "xz", "xå"),
+                List.of("aa", "ab", "a", "z", "Aa"),
+                List.of("u/a/xa/a", "u/a/xa/aa", "u/a/xa/ab", "u/aa", "u/ab", "u/a/xa/å")),
             Collations.resolve("icu.sv_SE"),
             List.of(
                 List.of("ka", "ka\u030A", "kå", "kz", "kb"),
-                List.of("ka\u030Ab", "kåa", "ka\u0323\u030A", "kaz", "ka")),
+                List.of("ka\u030Ab", "kåa", "ka\u0323\u030A", "kaz", "ka"),
+                List.of("u/a/ka/a", "u/a/ka/a\u030A", "u/a/ka/b", "u/a\u030A", "u/å", "u/az")),
             Collations.resolve("icu.tr_TR"),
             List.of(
                 List.of("kI", "kI\u0307", "kİ", "kı", "ki"),
@@ -264,11 +302,22 @@ class CollationBoundsTrackerEquivalenceTest {
             Collations.resolve("icu.en_US-rtrim"),
             List.of(
                 List.of("ab  ", "ab  c", "ab", "ab \t", "ab b"),
-                List.of("  ", " ", "", " a", "\t")),
+                List.of("  ", " ", "", " a", "\t"),
+                List.of("u/a  /b  ", "u/a  /b  c", "u/a  /b", "u/a ", "u/a  c", "u/a  /b \t"),
+                List.of("u  a  b  ", "u  a  b", "u  a  bc", "u  ", "u  b", "u  a  b c")),
             Collations.resolve("icu.th"),
             List.of(List.of("กเก", "กเข", "กแก", "กก", "กข")),
             Collations.resolve("icu.ja"),
-            List.of(List.of("東京カ", "東京ガ", "東京か\u3099", "東京ｶ", "東京ー")));
+            List.of(List.of("東京カ", "東京ガ", "東京か\u3099", "東京ｶ", "東京ー")),
+            Collations.resolve("icu.en_US-ci"),
+            List.of(
+                List.of(
+                    "https://www.example.com/shop/catalog/products/books/item-1000/k3j",
+                    "https://www.example.com/shop/catalog/products/books/item-1000/k3J",
+                    "https://www.example.com/shop/catalog/products/books/item-1000/k3",
+                    "https://www.example.com/shop/catalog/products/zz",
+                    "https://www.example.com/shop/catalog/products/books/item-1000/k4",
+                    "https://www.example.com/shop/catalog/a")));
     groups.forEach(
         (collation, lists) -> {
           for (List<String> group : lists) {
