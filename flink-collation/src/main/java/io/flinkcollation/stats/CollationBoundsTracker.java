@@ -81,6 +81,9 @@ public final class CollationBoundsTracker {
   private long insideAsciiHigh;
   private int insideFor = -1;
   private int insideUntil = -1;
+  // How many leading bytes the bounds share (-1: the same bytes), so that a value's mismatch with
+  // the minimum mostly tells its mismatch with the maximum too.
+  private int boundsShared;
   private final SeenValues seen = new SeenValues();
   private boolean bounded;
   private boolean invalidUtf8;
@@ -137,11 +140,23 @@ public final class CollationBoundsTracker {
 
     // Bytes shared with each bound: a value equal to a bound in bytes cannot move either, and the
     // ranks walk against a bound starts where the value departs from that bound.
-    int sharedWithMin = min.mismatch(bytes, offset, length);
-    int sharedWithMax = max.mismatch(bytes, offset, length);
-    if (sharedWithMin < 0 || sharedWithMax < 0) {
+    int sharedWithMin = min.mismatch(bytes, offset, length, 0);
+    if (sharedWithMin < 0) {
       return;
     }
+    // Departing from the minimum before the bytes both bounds share departs from both there;
+    // after them, from the maximum where the bounds depart from each other.
+    int sharedWithMax =
+        boundsShared < 0 || sharedWithMin < boundsShared
+            ? sharedWithMin
+            : sharedWithMin > boundsShared
+                ? boundsShared
+                : max.mismatch(bytes, offset, length, boundsShared);
+    if (sharedWithMax < 0) {
+      return;
+    }
+    // What comes before is whole characters of a bound, so valid UTF-8: only the rest is checked.
+    int checkFrom = walkStart(bytes, offset, length, Math.max(sharedWithMin, sharedWithMax));
     int toMin = UNDECIDED;
     int toMax = UNDECIDED;
     if (ranks != null) {
@@ -150,7 +165,7 @@ public final class CollationBoundsTracker {
       toMax = toMin == LESS ? LESS : walk(max, bytes, offset, length, sharedWithMax);
       boolean inside = toMin == GREATER && toMax == LESS;
       if (inside || toMax == GREATER || toMin == LESS) {
-        if (!checkUtf8(bytes, offset, length)) {
+        if (!checkUtf8(bytes, offset + checkFrom, length - checkFrom)) {
           return;
         }
         if (!inside) {
@@ -171,7 +186,7 @@ public final class CollationBoundsTracker {
     if (seen.contains(bytes, offset, length, hash)) {
       return;
     }
-    if (!checkUtf8(bytes, offset, length)) {
+    if (!checkUtf8(bytes, offset + checkFrom, length - checkFrom)) {
       return;
     }
     compare(bytes, offset, length, toMin != GREATER, toMax != LESS);
@@ -212,8 +227,8 @@ public final class CollationBoundsTracker {
 
   /**
    * Where the ranks walk of a value that shares its first {@code shared} bytes with a bound can
-   * start: a byte offset that starts a character of the bound, before which the value's ranks are
-   * the bound's.
+   * start: a byte offset that starts a character of the bound, before which the value's bytes are
+   * whole characters of the bound (valid UTF-8, then) and its ranks are the bound's.
    *
    * <p>Why the skipped characters cannot matter (docs/design.md#tracker): a character's {@link
    * PrimaryRanks#next} depends only on its own bytes and on those after it (a contraction starter
@@ -306,6 +321,7 @@ public final class CollationBoundsTracker {
 
   /** Rebuilds the inside-by-first-character bits when the first rank of a bound has changed. */
   private void boundsMoved() {
+    boundsShared = min.mismatch(max.bytes, 0, max.length, 0);
     if (ranks == null || (min.firstRank == insideFor && max.firstRank == insideUntil)) {
       return;
     }
@@ -461,10 +477,12 @@ public final class CollationBoundsTracker {
 
     /**
      * How many leading bytes the value shares with this bound (Arrays.mismatch), -1 when it is the
-     * same bytes.
+     * same bytes; the value is known to share the first {@code from}.
      */
-    int mismatch(byte[] other, int offset, int length) {
-      return Arrays.mismatch(bytes, 0, this.length, other, offset, offset + length);
+    int mismatch(byte[] other, int offset, int length, int from) {
+      int mismatch =
+          Arrays.mismatch(bytes, from, this.length, other, offset + from, offset + length);
+      return mismatch < 0 ? mismatch : from + mismatch;
     }
 
     /** Whether this bound is greater than the value in unsigned byte order. */

@@ -171,6 +171,47 @@ class CollationBoundsTrackerTest {
     assertThat(valid.outcome()).isEqualTo(Outcome.BOUNDED);
   }
 
+  /**
+   * Only the bytes after those a value shares with a bound are validated: a value that departs from
+   * a bound inside a character, ends in the middle of one or goes on with a stray continuation
+   * byte, after a long shared prefix, is still invalid UTF-8, with ranks and without.
+   */
+  @Test
+  void invalidUtf8WhereAValueDepartsFromABoundMeansNoBounds() {
+    byte[] min = "https://x/aé".getBytes(StandardCharsets.UTF_8);
+    byte[] max = "https://x/zé😀".getBytes(StandardCharsets.UTF_8);
+    byte[][] invalid = {
+      Arrays.copyOf(min, min.length - 1), // é cut after its lead byte
+      concat(Arrays.copyOf(min, min.length - 1), 'b'), // é's second byte an ASCII letter
+      concat(min, 0xA9), // a stray continuation byte after é
+      concat(Arrays.copyOf(min, min.length - 2), 0xA9, 0xA9), // continuation bytes without lead
+      Arrays.copyOf(max, max.length - 1), // 😀 cut short
+      concat(Arrays.copyOf(max, max.length - 4), 0xED, 0xA0, 0x80), // surrogate U+D800 for 😀
+      concat(Arrays.copyOf(max, max.length - 6), 0xC0, 0xA9), // overlong for é
+    };
+    Collation collation = Collations.resolve("icu.en_US-ci");
+    for (PrimaryRanks ranks : List.of(collation.primaryRanks().orElseThrow(), PrimaryRanks.NONE)) {
+      for (byte[] bytes : invalid) {
+        CollationBoundsTracker tracker =
+            new CollationBoundsTracker(METRIC, collation.newComparator(), ranks, 1024);
+        add(tracker, min);
+        add(tracker, max);
+        add(tracker, bytes);
+        assertThat(tracker.outcome())
+            .as("bytes %s, ranks %s", Arrays.toString(bytes), !ranks.isEmpty())
+            .isEqualTo(Outcome.INVALID_UTF8);
+      }
+    }
+  }
+
+  private static byte[] concat(byte[] bytes, int... more) {
+    byte[] out = Arrays.copyOf(bytes, bytes.length + more.length);
+    for (int i = 0; i < more.length; i++) {
+      out[bytes.length + i] = (byte) more[i];
+    }
+    return out;
+  }
+
   @Test
   void aBoundLongerThanTheLimitMeansNoBoundsButALongValueInsideIsFine() {
     assertThat(feed(tracker("icu.en_US", 5), List.of("abcdefgh", "b")).outcome())
