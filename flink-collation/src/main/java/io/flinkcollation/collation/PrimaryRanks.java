@@ -9,6 +9,7 @@ import com.ibm.icu.text.Normalizer2;
 import com.ibm.icu.text.RuleBasedCollator;
 import com.ibm.icu.text.UnicodeSet;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -40,7 +41,17 @@ import java.util.Map;
  *
  * <p>Anything else ends a walk undecided; the caller then compares with the collator. Built ranks
  * are also checked against the collator: every neighbouring pair of ranks must stay ordered when
- * the lower one is followed by the highest-ranked character. Immutable and thread-safe.
+ * the lower one is followed by the highest-ranked character.
+ *
+ * <p>First primaries (docs/design.md#tracker): the first primary weight of a whole value decides
+ * its order against any value with another one, at every strength. They are given in a rank space
+ * of their own where every primary has a place: 0 for none at all (an empty or ignorable value), 2r
+ * for the primary of rank r, 2r + 1 for one strictly between ranks r and r + 1 (or beyond the last
+ * one). {@link #firstPrimaryRange} bounds the first primary of any value that starts with a
+ * character, whatever follows it: exactly for a ranked character, and over its own mapping and
+ * every contraction it (or its decomposition) starts for a contraction starter, an expansion
+ * ({@code ß}, Hangul syllables) or a character with a prefix mapping; {@link #firstPrimaryRank}
+ * gives the exact first primary of one value. Immutable and thread-safe.
  *
  * <p>Not part of the supported API ({@link io.flinkcollation.api.PublicApi}): public for other
  * packages of this project only.
@@ -59,8 +70,14 @@ public final class PrimaryRanks {
    */
   public static final int LIMIT = 0x10000;
 
-  /** Ranks nothing: every walk stops at once. */
-  public static final PrimaryRanks NONE = new PrimaryRanks(new int[LIMIT]);
+  /**
+   * {@link #firstPrimaryRange} of a character that can start a value of any first primary: the
+   * widest range, so that nothing is decided by it.
+   */
+  public static final long ANY_FIRST_PRIMARY = rangeOf(-1, Integer.MAX_VALUE);
+
+  /** Ranks nothing: every walk stops at once, no first character is bounded. */
+  public static final PrimaryRanks NONE = new PrimaryRanks(new int[LIMIT], null, null);
 
   // Entry flags: a contraction starter; the space under PAD SPACE; a character that goes on a
   // contraction of a ranked starter (so it cannot follow a starter).
@@ -77,9 +94,19 @@ public final class PrimaryRanks {
   // AFTER (a starter, the space under PAD SPACE), so that the step of most walks is one load.
   private final int[] asciiNext = new int[128];
   private final boolean empty;
+  // Per code point: the range of the first primary of a value starting with it (rangeOf).
+  private final long[] firstRanges;
+  // Exact first primaries of whole values (null for NONE).
+  private final FirstPrimaries firstPrimaries;
 
-  private PrimaryRanks(int[] entries) {
+  private PrimaryRanks(int[] entries, long[] firstRanges, FirstPrimaries firstPrimaries) {
     this.entries = entries;
+    this.firstPrimaries = firstPrimaries;
+    if (firstRanges == null) {
+      firstRanges = new long[LIMIT];
+      Arrays.fill(firstRanges, ANY_FIRST_PRIMARY);
+    }
+    this.firstRanges = firstRanges;
     boolean any = false;
     for (int entry : entries) {
       any |= entry != 0;
@@ -158,13 +185,48 @@ public final class PrimaryRanks {
   }
 
   /**
-   * The rank of {@code codePoint} as the first character of a value, whatever follows it; 0 when it
-   * is not ranked or when that depends on what follows (a contraction starter, the space under PAD
-   * SPACE).
+   * The range of the first primary (in the rank space of {@link #firstPrimaryRank}) of any value
+   * that starts with {@code codePoint}, whatever follows it: {@link #low} to {@link #high}, both
+   * included; {@link #ANY_FIRST_PRIMARY} when it cannot be bounded (a primary-ignorable character,
+   * a combining mark, the space under PAD SPACE, a digit under numeric collation, a private-use or
+   * unassigned one, -1 and code points beyond the BMP).
    */
-  public int leadingRank(int codePoint) {
-    int entry = codePoint >= 0 && codePoint < LIMIT ? entries[codePoint] : 0;
-    return (entry & (STARTER | PAD)) != 0 ? 0 : entry >>> FLAG_BITS;
+  public long firstPrimaryRange(int codePoint) {
+    return codePoint >= 0 && codePoint < LIMIT ? firstRanges[codePoint] : ANY_FIRST_PRIMARY;
+  }
+
+  /** The lowest first primary of a {@link #firstPrimaryRange}. */
+  public static int low(long range) {
+    return (int) (range >> 32);
+  }
+
+  /** The highest first primary of a {@link #firstPrimaryRange}. */
+  public static int high(long range) {
+    return (int) range;
+  }
+
+  static long rangeOf(int low, int high) {
+    return (long) low << 32 | (high & 0xFFFFFFFFL);
+  }
+
+  /**
+   * The first primary of a value whose first character, as {@link #next} walks it, has rank {@code
+   * rank}: the same as {@link #firstPrimaryRank} of that value, without the collator.
+   */
+  public static int firstPrimaryOfRank(int rank) {
+    return 2 * rank;
+  }
+
+  /**
+   * The first primary weight of the whole {@code value} as its order at primary strength sees it
+   * (after ignorables, under alternate shifted after variable characters, under PAD SPACE without
+   * trailing spaces): 0 when it has none, {@code 2r} for the primary of rank {@code r}, {@code 2r +
+   * 1} for one strictly between ranks {@code r} and {@code r + 1}. A value of a lower first primary
+   * is smaller at every strength. Uses the collator: for a new bound, not for every value. 0 for
+   * {@link #NONE}.
+   */
+  public int firstPrimaryRank(String value) {
+    return firstPrimaries == null ? 0 : firstPrimaries.of(value);
   }
 
   /**
@@ -252,6 +314,9 @@ public final class PrimaryRanks {
     UnicodeSet prefixed = new UnicodeSet();
     UnicodeSet starters = new UnicodeSet();
     UnicodeSet continuing = new UnicodeSet();
+    Normalizer2 nfd = Normalizer2.getNFDInstance();
+    // By the first code point of their decomposition, for the first primaries.
+    Map<Integer, List<String>> contractionsByFirst = new HashMap<>();
     for (String s : withPrefixes) {
       if (!contractions.contains(s)) {
         addCodePoints(prefixed, s.substring(Character.charCount(s.codePointAt(0))));
@@ -261,9 +326,11 @@ public final class PrimaryRanks {
       int first = s.codePointAt(0);
       starters.add(first);
       addCodePoints(continuing, s.substring(Character.charCount(first)));
+      contractionsByFirst
+          .computeIfAbsent(nfd.normalize(s).codePointAt(0), k -> new ArrayList<>())
+          .add(s);
     }
 
-    Normalizer2 nfd = Normalizer2.getNFDInstance();
     boolean numeric = collator.getNumericCollation();
     List<int[]> ranked = new ArrayList<>(); // {code point, flags}
     for (int cp = 0; cp < LIMIT; cp++) {
@@ -311,7 +378,14 @@ public final class PrimaryRanks {
       keys.put(entry[0], primary.getCollationKey(new String(Character.toChars(entry[0]))));
     }
     ranked.sort((a, b) -> keys.get(a[0]).compareTo(keys.get(b[0])));
-    return new PrimaryRanks(entries(primary, ranked, keys));
+    int[] entries = entries(primary, ranked, keys);
+    int[] ranks = new int[LIMIT];
+    for (int cp = 0; cp < LIMIT; cp++) {
+      ranks[cp] = entries[cp] >>> FLAG_BITS;
+    }
+    FirstPrimaries firstPrimaries = new FirstPrimaries(primary, pad, ranks);
+    return new PrimaryRanks(
+        entries, firstPrimaries.ranges(numeric, contractionsByFirst), firstPrimaries);
   }
 
   /**

@@ -32,16 +32,18 @@ import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
  * from a string an engine keeps beside them.
  *
  * <p>Cost (docs/design.md#tracker). With the collation's {@link PrimaryRanks}, most values are
- * decided without the collator: the rank of the first character (one bit per ASCII character, kept
- * for the first ranks of the current bounds) tells whether it alone puts a value strictly inside,
- * as it does for most values of a long file; otherwise the value's ranks are walked against those
- * of each bound, from where its bytes depart from that bound and only until they differ, which
- * makes it inside or a new bound (a value equal in bytes to a bound is done there). Such values are
- * then only validated as UTF-8. A value the ranks cannot decide is looked up among the values
- * already accounted for in this file ({@link SeenValues}) and skipped when found. Only the rest is
- * decoded and compared with the collator, against the bounds the ranks left open. Nothing is
- * allocated per value on the ranked paths, and the common one touches no memory but this object and
- * the value. Memory does not grow with the number of values.
+ * decided without the collator: the range of the first primary weight of values that start with its
+ * first character ({@link PrimaryRanks#firstPrimaryRange}; one bit per ASCII character, kept for
+ * the current bounds' exact first primaries) tells whether it alone puts a value strictly inside,
+ * as it does for most values of a long file, or makes it a new bound by a primary difference,
+ * contraction starters and expansions included; otherwise the value's ranks are walked against
+ * those of each bound the first primaries left open, from where its bytes depart from that bound
+ * and only until they differ, which makes it inside or a new bound (a value equal in bytes to a
+ * bound is done there). Such values are then only validated as UTF-8. A value the ranks cannot
+ * decide is looked up among the values already accounted for in this file ({@link SeenValues}) and
+ * skipped when found. Only the rest is decoded and compared with the collator, against the bounds
+ * the ranks left open. Nothing is allocated per value on the ranked paths, and the common one
+ * touches no memory but this object and the value. Memory does not grow with the number of values.
  *
  * <p>Not part of the supported API ({@link io.flinkcollation.api.PublicApi}): public for other
  * packages of this project only.
@@ -137,6 +139,14 @@ public final class CollationBoundsTracker {
       first(bytes, offset, length);
       return;
     }
+    // The first primaries alone may make it a new bound, or tell its order against one bound.
+    long firstRange =
+        ranks == null
+            ? PrimaryRanks.ANY_FIRST_PRIMARY
+            : ranks.firstPrimaryRange(PrimaryRanks.codePointAt(bytes, offset, offset + length));
+    if (newBoundByFirstPrimary(firstRange, bytes, offset, length)) {
+      return;
+    }
 
     // Bytes shared with each bound: a value equal to a bound in bytes cannot move either, and the
     // ranks walk against a bound starts where the value departs from that bound.
@@ -160,9 +170,16 @@ public final class CollationBoundsTracker {
     int toMin = UNDECIDED;
     int toMax = UNDECIDED;
     if (ranks != null) {
-      // A value below the minimum is below the maximum too: the maximum need not be walked.
-      toMin = walk(min, bytes, offset, length, sharedWithMin);
-      toMax = toMin == LESS ? LESS : walk(max, bytes, offset, length, sharedWithMax);
+      // A bound the first primaries decided need not be walked; nor the maximum for a value below
+      // the minimum, which is below the maximum too.
+      toMin =
+          PrimaryRanks.low(firstRange) > min.firstRank
+              ? GREATER
+              : walk(min, bytes, offset, length, sharedWithMin);
+      toMax =
+          toMin == LESS || PrimaryRanks.high(firstRange) < max.firstRank
+              ? LESS
+              : walk(max, bytes, offset, length, sharedWithMax);
       boolean inside = toMin == GREATER && toMax == LESS;
       if (inside || toMax == GREATER || toMin == LESS) {
         if (!checkUtf8(bytes, offset + checkFrom, length - checkFrom)) {
@@ -301,8 +318,9 @@ public final class CollationBoundsTracker {
   }
 
   /**
-   * Whether the first character alone puts the value strictly between the bounds (never before the
-   * first value, nor without ranks: the bits are all clear then).
+   * Whether the first character alone puts the value strictly between the bounds: the range of the
+   * first primary of values that start with it lies above the minimum's and below the maximum's
+   * (never before the first value, nor without ranks: the bits are all clear then).
    */
   private boolean insideByFirstCharacter(byte[] bytes, int offset, int length) {
     if (length == 0) {
@@ -315,11 +333,28 @@ public final class CollationBoundsTracker {
     if (ranks == null) {
       return false;
     }
-    int rank = ranks.leadingRank(PrimaryRanks.codePointAt(bytes, offset, offset + length));
-    return rank > insideFor && rank < insideUntil;
+    long range = ranks.firstPrimaryRange(PrimaryRanks.codePointAt(bytes, offset, offset + length));
+    return PrimaryRanks.low(range) > insideFor && PrimaryRanks.high(range) < insideUntil;
   }
 
-  /** Rebuilds the inside-by-first-character bits when the first rank of a bound has changed. */
+  /**
+   * Whether the range of the value's first primary alone makes it a new bound, and if so takes it:
+   * wholly below the minimum's first primary or wholly above the maximum's. A primary difference,
+   * so no tie to break and no comparison needed.
+   */
+  private boolean newBoundByFirstPrimary(long firstRange, byte[] bytes, int offset, int length) {
+    boolean below = PrimaryRanks.high(firstRange) < min.firstRank;
+    if (!below && PrimaryRanks.low(firstRange) <= max.firstRank) {
+      return false;
+    }
+    if (checkUtf8(bytes, offset, length)) {
+      (below ? min : max).set(bytes, offset, length, null, ranks);
+      boundsMoved();
+    }
+    return true;
+  }
+
+  /** Rebuilds the inside-by-first-character bits when the first primary of a bound has changed. */
   private void boundsMoved() {
     boundsShared = min.mismatch(max.bytes, 0, max.length, 0);
     if (ranks == null || (min.firstRank == insideFor && max.firstRank == insideUntil)) {
@@ -330,8 +365,8 @@ public final class CollationBoundsTracker {
     long low = 0;
     long high = 0;
     for (int cp = 0; cp < 128; cp++) {
-      int rank = ranks.leadingRank(cp);
-      if (rank > insideFor && rank < insideUntil) {
+      long range = ranks.firstPrimaryRange(cp);
+      if (PrimaryRanks.low(range) > insideFor && PrimaryRanks.high(range) < insideUntil) {
         if (cp < 64) {
           low |= 1L << cp;
         } else {
@@ -396,8 +431,8 @@ public final class CollationBoundsTracker {
     private int[] rankAt = new int[1];
     private int rankedUntil;
     private boolean complete;
-    // The rank of the first character, for the quick test, when known; else a value that makes
-    // the quick test fail (the minimum's is MAX_VALUE, the maximum's 0).
+    // The first primary of the whole value (PrimaryRanks#firstPrimaryRank), for the tests by first
+    // character; before the first value and without ranks a value those tests never read.
     private int firstRank;
     private final boolean isMin;
 
@@ -418,8 +453,13 @@ public final class CollationBoundsTracker {
       complete = false;
       if (table != null) {
         rank(table);
+        // From the walk when it ranks the first character, else (a starter before what completes
+        // its contraction, an expansion, an ignorable...) from the collator: bounds move rarely.
+        firstRank =
+            rankCount > 0
+                ? PrimaryRanks.firstPrimaryOfRank(ranks[0])
+                : table.firstPrimaryRank(string());
       }
-      firstRank = rankCount > 0 ? ranks[0] : isMin ? Integer.MAX_VALUE : 0;
     }
 
     private void rank(PrimaryRanks table) {

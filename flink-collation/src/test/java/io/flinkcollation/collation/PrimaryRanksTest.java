@@ -116,7 +116,10 @@ class PrimaryRanksTest {
     // Tailoring å also tailors its decomposition a + ring: 'a' becomes a contraction starter, and
     // so does å, whose decomposition holds it: it counts only where no contraction can go on.
     assertThat(ranks.rankOf('å')).isGreaterThan(ranks.rankOf('þ'));
-    assertThat(ranks.leadingRank('å')).isZero();
+    // As the first character å may start a value whose first primary is a's (å + a mark that
+    // completes no contraction decomposes to a + ...) or its own.
+    assertThat(firstRange(ranks, 'å'))
+        .containsExactly(firstOfRank(ranks, 'a'), firstOfRank(ranks, 'å'));
     assertThat(walk(ranks, "åb")).containsExactly(ranks.rankOf('å'), ranks.rankOf('b'), "END");
     assertThat(walk(ranks, "å\u0323")).containsExactly("STOP");
     assertThat(walk(ranks, "ab")).containsExactly(ranks.rankOf('a'), ranks.rankOf('b'), "END");
@@ -136,9 +139,11 @@ class PrimaryRanksTest {
     assertThat(walk(spanish, "ch")).containsExactly("STOP");
     assertThat(walk(spanish, "llama")).containsExactly("STOP");
 
-    // As the first character a starter's rank holds only given what follows: no leading rank.
-    assertThat(spanish.leadingRank('c')).isZero();
-    assertThat(spanish.leadingRank('z')).isEqualTo(spanish.rankOf('z'));
+    // As the first character a starter's rank holds only given what follows: its first primary is
+    // c's or that of "ch", a letter between c and d that no single character has.
+    assertThat(firstRange(spanish, 'c')).containsExactly(firstOfRank(spanish, 'c'), 2 * c + 1);
+    assertThat(firstRange(spanish, 'z'))
+        .containsExactly(firstOfRank(spanish, 'z'), firstOfRank(spanish, 'z'));
 
     PrimaryRanks danish = icuRanks("icu.da_DK");
     assertThat(walk(danish, "ab")).startsWith(danish.rankOf('a'));
@@ -201,8 +206,10 @@ class PrimaryRanksTest {
     PrimaryRanks noPad = icuRanks("icu.en_US");
     assertThat(walk(noPad, "a ")).containsExactly(a, space, "END");
     // A leading space may be all the value is: under PAD SPACE that is the end, not a rank.
-    assertThat(rtrim.leadingRank(' ')).isZero();
-    assertThat(noPad.leadingRank(' ')).isEqualTo(space);
+    assertThat(rtrim.firstPrimaryRange(' ')).isEqualTo(PrimaryRanks.ANY_FIRST_PRIMARY);
+    assertThat(firstRange(noPad, ' ')).containsExactly(2 * space, 2 * space);
+    assertThat(rtrim.firstPrimaryRank("   ")).isZero();
+    assertThat(rtrim.firstPrimaryRank(" a  ")).isEqualTo(2 * space);
   }
 
   @Test
@@ -262,6 +269,16 @@ class PrimaryRanksTest {
         collation.primaryRanks().orElseThrow(),
         values,
         random);
+  }
+
+  /** {@link PrimaryRanks#firstPrimaryRange} as [low, high]. */
+  static List<Integer> firstRange(PrimaryRanks ranks, int codePoint) {
+    long range = ranks.firstPrimaryRange(codePoint);
+    return List.of(PrimaryRanks.low(range), PrimaryRanks.high(range));
+  }
+
+  private static int firstOfRank(PrimaryRanks ranks, int codePoint) {
+    return PrimaryRanks.firstPrimaryOfRank(ranks.rankOf(codePoint));
   }
 
   private static PrimaryRanks icuRanks(String name) {

@@ -20,6 +20,7 @@ import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiFunction;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -213,7 +214,6 @@ class CollationBoundsTrackerEquivalenceTest {
    * and then sorted.
    */
   static List<String> familyFile(List<String> pieces, Random random, Comparator<String> order) {
-    int size = 1 + random.nextInt(random.nextInt(8) == 0 ? 2000 : 150);
     String prefix;
     switch (random.nextInt(3)) {
       case 0:
@@ -225,10 +225,21 @@ class CollationBoundsTrackerEquivalenceTest {
       default:
         prefix = CollationSamples.pieces("", pieces, 12, random);
     }
+    return poolFile(
+        r -> CollationSamples.pieces(r.nextInt(5) == 0 ? "" : prefix, pieces, 5, r), random, order);
+  }
+
+  /**
+   * A file of values drawn from a pool of {@code value}s: low or high cardinality, sometimes
+   * sorted.
+   */
+  static List<String> poolFile(
+      Function<Random, String> value, Random random, Comparator<String> order) {
+    int size = 1 + random.nextInt(random.nextInt(8) == 0 ? 2000 : 150);
     int poolSize = random.nextBoolean() ? 1 + random.nextInt(20) : size;
     List<String> pool = new ArrayList<>();
     for (int i = 0; i < poolSize; i++) {
-      pool.add(CollationSamples.pieces(random.nextInt(5) == 0 ? "" : prefix, pieces, 5, random));
+      pool.add(value.apply(random));
     }
     List<String> values = new ArrayList<>();
     for (int i = 0; i < size; i++) {
@@ -429,16 +440,8 @@ class CollationBoundsTrackerEquivalenceTest {
     starts.forEach(
         (name, words) -> {
           Collation collation = Collations.resolve(name);
-          Comparator<String> icu = collation.newComparator();
           AtomicInteger compares = new AtomicInteger();
-          CollationBoundsTracker tracker =
-              ranked(
-                  collation,
-                  (a, b) -> {
-                    compares.incrementAndGet();
-                    return icu.compare(a, b);
-                  },
-                  1024);
+          CollationBoundsTracker tracker = counting(collation, compares);
           for (int i = 0; i < 20_000; i++) {
             String cjk = name.equals("icu.ja") ? "" + (char) (0x4E00 + random.nextInt(0x5000)) : "";
             String value =
@@ -448,6 +451,163 @@ class CollationBoundsTrackerEquivalenceTest {
             add(tracker, value, random);
           }
           assertThat(compares.get()).as(name).isLessThan(20_000 / 50);
+        });
+  }
+
+  /**
+   * Pieces whose first character starts a contraction or expands (docs/design.md#tracker): the
+   * tracker bounds the first primary of values starting with them by ranges and takes the exact
+   * first primary of such a bound from the collator. Chinese {@code 重} ({@code 重庆} is read
+   * differently) and {@code 沈}, Hangul syllables and jamo, Cyrillic {@code и} (+ breve is {@code
+   * й}), Arabic, Devanagari, the Turkish and Swedish letters that start contractions with their
+   * marks, sharp s, Spanish {@code ch}, Danish {@code aa}, and ignorables and spaces before them.
+   */
+  static final List<String> STARTER_PIECES =
+      List.of(
+          "重庆",
+          "重",
+          "重要",
+          "沈阳",
+          "沈",
+          "中",
+          "一",
+          "龥",
+          "서울",
+          "부산",
+          "인천",
+          "한",
+          "가",
+          "힣",
+          "\u1100\u1161",
+          "ㄱ",
+          "и",
+          "и\u0306",
+          "й",
+          "я",
+          "ا",
+          "آ",
+          "ي",
+          "ب",
+          "ं",
+          "क",
+          "क\u093C",
+          "c",
+          "ç",
+          "C\u0327",
+          "g",
+          "ğ",
+          "o",
+          "ö",
+          "s",
+          "ş",
+          "u",
+          "ü",
+          "I",
+          "İ",
+          "ı",
+          "i",
+          "a",
+          "e",
+          "å",
+          "a\u030A",
+          "ä",
+          "æ",
+          "ß",
+          "ss",
+          "ch",
+          "aa",
+          "z",
+          "Z",
+          "-",
+          " ",
+          "\u00AD",
+          "\u0301",
+          "ー",
+          "ア");
+
+  /**
+   * Bounds and values that start with contraction starters and expansions, so the first-primary
+   * ranges and the bounds' first primaries decide: high and low cardinality, now and then sorted.
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("starterCollations")
+  void boundsThatStartWithStartersOrExpansionsMatchTheReference(Collation collation) {
+    assertBoundsEqualTheReference(
+        collation,
+        collation::newComparator,
+        (random, order) ->
+            poolFile(
+                r ->
+                    CollationSamples.pieces(
+                        STARTER_PIECES.get(r.nextInt(STARTER_PIECES.size())), STARTER_PIECES, 3, r),
+                random,
+                order),
+        150,
+        7);
+  }
+
+  static Stream<Collation> starterCollations() {
+    return Stream.concat(
+        Stream.of(
+                "icu.zh",
+                "icu.zh_Hant",
+                "icu.root",
+                "icu.ko",
+                "icu.ja",
+                "icu.ru",
+                "icu.ar",
+                "icu.hi",
+                "icu.tr_TR",
+                "icu.tr_TR-ci",
+                "icu.sv_SE",
+                "icu.sv_SE-ci-rtrim",
+                "icu.da_DK",
+                "icu.de_DE-ci")
+            .map(Collations::resolve),
+        Stream.of(
+            CollationSamples.icuCollation("es@collation=traditional", Collator.TERTIARY),
+            CollationSamples.icuCollation("en@colAlternate=shifted", Collator.TERTIARY),
+            CollationSamples.icuCollation("en@colNumeric=yes", Collator.SECONDARY)));
+  }
+
+  /**
+   * Where a bound starts with a contraction starter or an expansion, and values with one, the first
+   * character still decides most values without the collator: Chinese names with {@code 重庆} (chóng,
+   * though {@code 重} alone is zhòng), Korean city names, Turkish and Swedish names. High
+   * cardinality; counted, not timed. (A value whose first character is an expansion, such as a
+   * Hangul syllable, and the same as a bound's is still compared with that bound: here no bound
+   * starts with a syllable.)
+   */
+  @Test
+  void startersAndExpansionsAreDecidedWithoutTheCollator() {
+    Map<String, List<String>> starts =
+        Map.of(
+            "icu.zh", List.of("安徽", "重庆", "沈阳", "北京", "上海", "广州", "遵义"),
+            "icu.root", List.of("서울 ", "부산 ", "인천 ", "Москва ", "и ", "ا", "重庆 "),
+            "icu.tr_TR-ci", List.of("Çorum ", "Ordu ", "Sinop ", "Uşak ", "Giresun ", "İzmir "),
+            "icu.sv_SE", List.of("Åsa ", "Umeå ", "Ystad ", "Eskilstuna ", "Arvika ", "Östersund "),
+            "icu.de_DE-ci", List.of("Straße ", "ßtadt ", "Ärger ", "Zürich "));
+    Random random = new Random(9);
+    starts.forEach(
+        (name, words) -> {
+          Collation collation = Collations.resolve(name);
+          AtomicInteger compares = new AtomicInteger();
+          CollationBoundsTracker tracker = counting(collation, compares);
+          List<String> values = new ArrayList<>();
+          for (int i = 0; i < 20_000; i++) {
+            String value =
+                words.get(random.nextInt(words.size()))
+                    + (char) (0x4E00 + random.nextInt(0x5000))
+                    + Long.toString(random.nextLong() >>> 1, 36);
+            values.add(value);
+            add(tracker, value, random);
+          }
+          assertThat(compares.get()).as(name).isLessThan(20_000 / 50);
+          assertThat(tracker.bounds().map(b -> List.of(b.lower(), b.upper())))
+              .as(name)
+              .isEqualTo(
+                  CollationBoundsAssert.expectedBounds(collation.newComparator(), values, 1024)
+                      .map(Arrays::asList));
         });
   }
 
@@ -497,6 +657,18 @@ class CollationBoundsTrackerEquivalenceTest {
       values.set(random.nextInt(size), null);
     }
     return values;
+  }
+
+  /** A ranked tracker whose comparator counts its calls in {@code compares}. */
+  private static CollationBoundsTracker counting(Collation collation, AtomicInteger compares) {
+    Comparator<String> icu = collation.newComparator();
+    return ranked(
+        collation,
+        (a, b) -> {
+          compares.incrementAndGet();
+          return icu.compare(a, b);
+        },
+        1024);
   }
 
   private static CollationBoundsTracker ranked(
