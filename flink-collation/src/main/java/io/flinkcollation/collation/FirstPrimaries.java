@@ -30,7 +30,7 @@ final class FirstPrimaries {
   private final int[] weights;
   private final int[] weightRanks;
   // A character of each rank, for the sort-key comparisons: rank r at r - 1.
-  private final String[] rankCharacters;
+  private final int[] rankCharacters;
 
   /**
    * @param primary the collator at primary strength, frozen here
@@ -45,17 +45,22 @@ final class FirstPrimaries {
     for (int rank : ranks) {
       count = Math.max(count, rank);
     }
-    rankCharacters = new String[count];
+    rankCharacters = new int[count];
+    Arrays.fill(rankCharacters, -1);
     for (int cp = 0; cp < ranks.length; cp++) {
-      if (ranks[cp] > 0 && rankCharacters[ranks[cp] - 1] == null) {
-        rankCharacters[ranks[cp] - 1] = new String(Character.toChars(cp));
+      if (ranks[cp] > 0 && rankCharacters[ranks[cp] - 1] < 0) {
+        rankCharacters[ranks[cp] - 1] = cp;
       }
     }
     long[] byWeight = new long[count];
     for (int r = 1; r <= count; r++) {
       // The flipped weight in the high half, the rank in the low half.
       byWeight[r - 1] =
-          (long) (firstWeight(rankCharacters[r - 1], false) ^ Integer.MIN_VALUE) << 32 | r;
+          (long)
+                      (firstWeight(new String(Character.toChars(rankCharacters[r - 1])), false)
+                          ^ Integer.MIN_VALUE)
+                  << 32
+              | r;
     }
     Arrays.sort(byWeight);
     weights = new int[count];
@@ -187,7 +192,8 @@ final class FirstPrimaries {
     int above = rankCharacters.length;
     while (below < above) {
       int mid = (below + above) >>> 1;
-      if (collator.getCollationKey(rankCharacters[mid]).compareTo(key) < 0) {
+      String character = new String(Character.toChars(rankCharacters[mid]));
+      if (collator.getCollationKey(character).compareTo(key) < 0) {
         below = mid + 1;
       } else {
         above = mid;
