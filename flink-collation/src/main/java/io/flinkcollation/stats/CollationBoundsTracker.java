@@ -165,8 +165,11 @@ public final class CollationBoundsTracker {
     if (sharedWithMax < 0) {
       return;
     }
+    int fromMin = walkStart(bytes, offset, length, sharedWithMin);
+    int fromMax =
+        sharedWithMax == sharedWithMin ? fromMin : walkStart(bytes, offset, length, sharedWithMax);
     // What comes before is whole characters of a bound, so valid UTF-8: only the rest is checked.
-    int checkFrom = walkStart(bytes, offset, length, Math.max(sharedWithMin, sharedWithMax));
+    int checkFrom = Math.max(fromMin, fromMax);
     int toMin = UNDECIDED;
     int toMax = UNDECIDED;
     if (ranks != null) {
@@ -175,11 +178,11 @@ public final class CollationBoundsTracker {
       toMin =
           PrimaryRanks.low(firstRange) > min.firstRank
               ? GREATER
-              : walk(min, bytes, offset, length, sharedWithMin);
+              : walk(min, bytes, offset, length, fromMin);
       toMax =
           toMin == LESS || PrimaryRanks.high(firstRange) < max.firstRank
               ? LESS
-              : walk(max, bytes, offset, length, sharedWithMax);
+              : walk(max, bytes, offset, length, fromMax);
       boolean inside = toMin == GREATER && toMax == LESS;
       if (inside || toMax == GREATER || toMin == LESS) {
         if (!checkUtf8(bytes, offset + checkFrom, length - checkFrom)) {
@@ -214,11 +217,10 @@ public final class CollationBoundsTracker {
   /**
    * The value's order against {@code bound} as far as the ranks tell: {@link #LESS}, {@link
    * #GREATER}, or {@link #UNDECIDED} (a character the ranks leave out, or equal primary weights).
-   * The value shares its first {@code shared} bytes with the bound; the walk starts at {@link
-   * #walkStart} and stops where the ranks differ.
+   * The walk starts at {@code start}, the bound's {@link #walkStart}, and stops where the ranks
+   * differ.
    */
-  private int walk(Bound bound, byte[] bytes, int offset, int length, int shared) {
-    int start = walkStart(bytes, offset, length, shared);
+  private int walk(Bound bound, byte[] bytes, int offset, int length, int start) {
     if (start > bound.rankedUntil) {
       // The bound's walk stopped before the start: the value's stops at the same place.
       return UNDECIDED;
