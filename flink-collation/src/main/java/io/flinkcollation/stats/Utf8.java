@@ -23,7 +23,7 @@ final class Utf8 {
    *
    * <p>Eight bytes at a time while they are ASCII or two-byte sequences (Latin, Greek, Cyrillic,
    * Hebrew, Arabic...), the common case, without a branch per byte; from the first lead byte of a
-   * longer sequence on, byte by byte.
+   * longer sequence on, character by character ({@link #isValidByCharacter}).
    */
   static boolean isValid(byte[] bytes, int offset, int length) {
     int i = offset;
@@ -33,7 +33,7 @@ final class Utf8 {
       long word = (long) LONGS.get(bytes, i);
       int check = twoByteWord(word, pending);
       if (check == LONGER) {
-        return isValidByteByByte(bytes, pending ? i - 1 : i, end);
+        return isValidByCharacter(bytes, pending ? i - 1 : i, end);
       }
       if (check == INVALID) {
         return false;
@@ -62,7 +62,7 @@ final class Utf8 {
     }
     int check = twoByteWord(word, pending);
     if (check == LONGER) {
-      return isValidByteByByte(bytes, pending ? i - 1 : i, end);
+      return isValidByCharacter(bytes, pending ? i - 1 : i, end);
     }
     // A lead in the last byte of the value expects a continuation byte that is not there: zero
     // bytes follow it in the word, so that is INVALID already, or PENDING on a full word.
@@ -104,21 +104,35 @@ final class Utf8 {
     return (leads & 0x8000000000000000L) != 0 ? PENDING : VALID;
   }
 
-  /** The byte-by-byte check, with runs of eight ASCII bytes skipped at once. */
-  static boolean isValidByteByByte(byte[] bytes, int i, int end) {
+  /**
+   * Whether {@code bytes[i..end)}, which starts with a character, is valid UTF-8: character by
+   * character, each read with one four-byte load and its sequence checked with masks, without a
+   * branch per byte (text of three-byte characters, CJK or Hangul, seldom changes length from one
+   * character to the next, so the branch per character is predicted); runs of eight ASCII bytes at
+   * once.
+   */
+  static boolean isValidByCharacter(byte[] bytes, int i, int end) {
     while (i < end) {
-      if (i + 8 <= end) {
-        long high = (long) LONGS.get(bytes, i) & HIGH_BITS;
-        if (high == 0) {
-          i += 8;
-          continue;
-        }
-        i += Long.numberOfTrailingZeros(high) >>> 3;
-      } else if (bytes[i] >= 0) {
-        i++;
+      int rest = end - i;
+      int next4;
+      if (rest >= 4) {
+        next4 = (int) INTS.get(bytes, i);
+      } else if (end >= 4) {
+        // The last 1 to 3 bytes with zero bytes (ASCII) after them: a sequence cut off at the
+        // end lacks its continuation bytes.
+        next4 = (int) INTS.get(bytes, end - 4) >>> ((4 - rest) << 3);
+      } else {
+        int middle = rest >>> 1; // first, middle and last byte, overlapping when rest < 3
+        next4 =
+            (bytes[i] & 0xFF)
+                | (bytes[i + middle] & 0xFF) << (middle << 3)
+                | (bytes[end - 1] & 0xFF) << ((rest - 1) << 3);
+      }
+      if ((next4 & 0x80) == 0) {
+        i += rest >= 8 && ((long) LONGS.get(bytes, i) & HIGH_BITS) == 0 ? 8 : 1;
         continue;
       }
-      int sequence = sequence(bytes, i, end);
+      int sequence = sequence(next4);
       if (sequence == 0) {
         return false;
       }
@@ -127,38 +141,27 @@ final class Utf8 {
     return true;
   }
 
-  /** The length of the valid multi-byte sequence whose lead byte is at {@code i}, else 0. */
-  private static int sequence(byte[] bytes, int i, int end) {
-    int b = bytes[i] & 0xFF;
-    if (b >= 0xC2 && b <= 0xDF) {
-      return i + 1 < end && continuation(bytes[i + 1]) ? 2 : 0;
+  /**
+   * The length of the valid multi-byte sequence whose lead byte is the low byte of {@code next4}
+   * (little-endian), else 0.
+   */
+  private static int sequence(int next4) {
+    if ((next4 & 0xC0E0) == 0x80C0) {
+      // C0 and C1 would be overlong: the lead needs one of the bits 0x1E.
+      return (next4 & 0x1E) != 0 ? 2 : 0;
     }
-    if (b >= 0xE0 && b <= 0xEF) {
-      if (i + 2 >= end) {
-        return 0;
-      }
-      int b1 = bytes[i + 1] & 0xFF;
-      // E0 needs A0..BF (no overlong forms); ED needs 80..9F (no surrogates).
-      int low = b == 0xE0 ? 0xA0 : 0x80;
-      int high = b == 0xED ? 0x9F : 0xBF;
-      return b1 >= low && b1 <= high && continuation(bytes[i + 2]) ? 3 : 0;
+    if ((next4 & 0xC0C0F0) == 0x8080E0) {
+      // The lead's low nibble and bit 0x20 of the second byte: E0 needs A0..BF (no overlong
+      // forms), ED needs 80..9F (no surrogates; ED leads the Hangul syllables from U+D000 on).
+      int leadAndSecond = next4 & 0x200F;
+      return leadAndSecond != 0x0000 && leadAndSecond != 0x200D ? 3 : 0;
     }
-    if (b >= 0xF0 && b <= 0xF4) {
-      if (i + 3 >= end) {
-        return 0;
-      }
-      int b1 = bytes[i + 1] & 0xFF;
-      // F0 needs 90..BF (no overlong forms); F4 needs 80..8F (at most U+10FFFF).
-      int low = b == 0xF0 ? 0x90 : 0x80;
-      int high = b == 0xF4 ? 0x8F : 0xBF;
-      return b1 >= low && b1 <= high && continuation(bytes[i + 2]) && continuation(bytes[i + 3])
-          ? 4
-          : 0;
+    if ((next4 & 0xC0C0C0F8) == 0x808080F0) {
+      // F0 needs 90..BF (no overlong forms), F4 80..8F (at most U+10FFFF), F5..F7 never.
+      int lead = next4 & 0x07;
+      boolean secondAbove8F = (next4 & 0x3000) != 0;
+      return (lead == 0 ? secondAbove8F : lead < 4 || (lead == 4 && !secondAbove8F)) ? 4 : 0;
     }
     return 0;
-  }
-
-  private static boolean continuation(byte b) {
-    return (b & 0xC0) == 0x80;
   }
 }

@@ -3,125 +3,296 @@ package io.flinkcollation.stats;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
+import java.nio.CharBuffer;
+import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.BitSet;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Random;
+import java.util.function.IntUnaryOperator;
 import org.junit.jupiter.api.Test;
 
 /**
- * The UTF-8 check, word by word and byte by byte, against the JDK's strict decoder (which rejects
- * overlong forms, surrogates and code points above U+10FFFF, as RFC 3629 does), at every offset and
- * length around the eight-byte words it reads.
+ * The UTF-8 check against the JDK's strict decoder (which rejects overlong forms, surrogates and
+ * code points above U+10FFFF, as RFC 3629 does): every one-, two- and three-byte string and every
+ * four-byte lead with every second byte, each at every offset of the eight-byte words the check
+ * reads, between ASCII characters (checked word by word up to a lead of a longer sequence) or
+ * multi-byte ones (from a three-byte character on, checked character by character), at the value's
+ * end or before more characters.
  */
 class Utf8Test {
 
-  private static final byte[][] SEQUENCES = {
-    {'a'},
-    {'Z'},
-    {' '},
-    {0},
-    {0x7F},
-    {(byte) 0xC2, (byte) 0x80},
-    {(byte) 0xC3, (byte) 0xA9},
-    {(byte) 0xDF, (byte) 0xBF},
-    {(byte) 0xE0, (byte) 0xA0, (byte) 0x80},
-    {(byte) 0xE2, (byte) 0x82, (byte) 0xAC},
-    {(byte) 0xED, (byte) 0x9F, (byte) 0xBF},
-    {(byte) 0xEF, (byte) 0xBF, (byte) 0xBD},
-    {(byte) 0xF0, (byte) 0x90, (byte) 0x80, (byte) 0x80},
-    {(byte) 0xF0, (byte) 0x9F, (byte) 0x98, (byte) 0x80},
-    {(byte) 0xF4, (byte) 0x8F, (byte) 0xBF, (byte) 0xBF},
-  };
+  private static final HexFormat HEX = HexFormat.ofDelimiter(" ");
 
-  private static final byte[][] BROKEN = {
-    {(byte) 0x80},
-    {(byte) 0xBF},
-    {(byte) 0xC0, (byte) 0x80},
-    {(byte) 0xC1, (byte) 0xBF},
-    {(byte) 0xC3},
-    {(byte) 0xC3, 'a'},
-    {(byte) 0xE0, (byte) 0x9F, (byte) 0xBF},
-    {(byte) 0xED, (byte) 0xA0, (byte) 0x80},
-    {(byte) 0xE2, (byte) 0x82},
-    {(byte) 0xF0, (byte) 0x8F, (byte) 0xBF, (byte) 0xBF},
-    {(byte) 0xF4, (byte) 0x90, (byte) 0x80, (byte) 0x80},
-    {(byte) 0xF5, (byte) 0x80, (byte) 0x80, (byte) 0x80},
-    {(byte) 0xF8},
-    {(byte) 0xFF},
-    {(byte) 0xFE},
-  };
+  /** A stored value's neighbours in its array, which must never be read as part of it. */
+  private static final byte GARBAGE = (byte) 0x80;
+
+  private static final String MULTI_BYTE_SUFFIX = "é中x😀ж";
 
   @Test
-  void agreesWithTheStrictDecoderOnRandomSequences() {
-    Random random = new Random(11);
-    for (int n = 0; n < 200_000; n++) {
-      byte[] value = randomValue(random);
-      int offset = random.nextInt(10);
-      byte[] stored = new byte[offset + value.length + random.nextInt(10)];
-      // Invalid bytes around the value: they must not be read as part of it.
-      Arrays.fill(stored, (byte) 0x80);
-      System.arraycopy(value, 0, stored, offset, value.length);
-      assertThat(Utf8.isValid(stored, offset, value.length))
-          .as("%s", HexFormat.ofDelimiter(" ").formatHex(value))
-          .isEqualTo(strictlyValid(value));
-      assertThat(Utf8.isValidByteByByte(stored, offset, offset + value.length))
-          .as("byte by byte: %s", HexFormat.ofDelimiter(" ").formatHex(value))
-          .isEqualTo(strictlyValid(value));
-    }
+  void everyOneByteString() {
+    assertAgreesWithDecoder(1, 1 << 8, s -> s);
   }
 
   @Test
-  void everyTwoByteSequenceAtEveryPositionOfAWord() {
-    for (int lead = 0x80; lead <= 0xFF; lead++) {
-      for (int next : new int[] {0x00, 0x41, 0x7F, 0x80, 0xA0, 0xBF, 0xC0, 0xC3, 0xFF}) {
-        for (int position = 0; position < 17; position++) {
-          byte[] value = new byte[18];
-          Arrays.fill(value, (byte) 'x');
-          value[position] = (byte) lead;
-          value[position + 1] = (byte) next;
-          for (int length = position; length <= value.length; length++) {
-            byte[] prefix = Arrays.copyOf(value, length);
-            assertThat(Utf8.isValid(prefix, 0, length))
-                .as("%s", HexFormat.ofDelimiter(" ").formatHex(prefix))
-                .isEqualTo(strictlyValid(prefix));
+  void everyTwoByteString() {
+    assertAgreesWithDecoder(2, 1 << 16, s -> s);
+  }
+
+  @Test
+  void everyThreeByteString() {
+    assertAgreesWithDecoder(3, 1 << 24, s -> s);
+  }
+
+  /** Every lead byte E0..FF with every second byte, and a sample of third and fourth bytes. */
+  @Test
+  void everyFourByteLeadWithEverySecondByte() {
+    int[] others = {
+      0x00, 0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC3, 0xE0, 0xED, 0xF0, 0xF4, 0xFF
+    };
+    int rest = others.length * others.length;
+    assertAgreesWithDecoder(
+        4,
+        32 * 256 * rest,
+        s -> {
+          int lead = 0xE0 + s / (256 * rest);
+          int second = s / rest % 256;
+          int third = others[s % rest / others.length];
+          int fourth = others[s % others.length];
+          return lead << 24 | second << 16 | third << 8 | fourth;
+        });
+  }
+
+  /**
+   * Every valid sequence cut short, with its end at every offset of the first three words: at the
+   * value's end, before ASCII, before another lead byte.
+   */
+  @Test
+  void truncatedSequencesAtTheEndOfTheValueAndOfEachWord() {
+    String[] characters = {
+      "\u0080", "é", "\u07FF", "\u0800", "中", "\uD7A3", "\uFFFD", "😀", "\uDBFF\uDFFF"
+    };
+    List<String> wrong = new ArrayList<>();
+    for (String character : characters) {
+      byte[] sequence = character.getBytes(StandardCharsets.UTF_8);
+      for (int cut = 1; cut < sequence.length; cut++) {
+        for (int position = 0; position + cut <= 24; position++) {
+          for (String after : new String[] {"", "x", "xxxxxxxx", "中", MULTI_BYTE_SUFFIX}) {
+            byte[] value = concat(ascii(position), Arrays.copyOf(sequence, cut), utf8(after));
+            if (Utf8.isValid(value, 0, value.length) || strictlyValid(value)) {
+              wrong.add(HEX.formatHex(value));
+            }
           }
         }
       }
     }
+    assertThat(wrong).as("truncated sequences taken as valid").isEmpty();
   }
 
-  private static byte[] randomValue(Random random) {
-    ByteBuffer out = ByteBuffer.allocate(200);
-    int pieces = random.nextInt(12);
-    for (int i = 0; i < pieces; i++) {
-      int pick = random.nextInt(100);
-      byte[] piece =
-          pick < 2
-              ? BROKEN[random.nextInt(BROKEN.length)]
-              : SEQUENCES[random.nextInt(pick < 50 ? 5 : SEQUENCES.length)];
-      if (pick < 30) {
-        for (int k = random.nextInt(10); k > 0; k--) {
-          out.put((byte) ('a' + random.nextInt(26)));
+  /** Random strings of valid and broken pieces, stored between invalid bytes. */
+  @Test
+  void agreesWithTheDecoderOnRandomPieces() {
+    byte[][] valid = {
+      utf8("a"),
+      utf8("Z"),
+      utf8(" "),
+      {0},
+      {0x7F},
+      utf8("\u0080"),
+      utf8("é"),
+      utf8("\u07FF"),
+      utf8("\u0800"),
+      utf8("€"),
+      utf8("\uD7FF"),
+      utf8("\uFFFD"),
+      utf8("한"),
+      utf8("\uD7A3"),
+      utf8("\uD800\uDC00"),
+      utf8("😀"),
+      utf8("\uDBFF\uDFFF"),
+    };
+    byte[][] broken = {
+      {(byte) 0x80},
+      {(byte) 0xBF},
+      {(byte) 0xC0, (byte) 0x80},
+      {(byte) 0xC1, (byte) 0xBF},
+      {(byte) 0xC3},
+      {(byte) 0xE0, (byte) 0x9F, (byte) 0xBF},
+      {(byte) 0xED, (byte) 0xA0, (byte) 0x80},
+      {(byte) 0xE2, (byte) 0x82},
+      {(byte) 0xF0, (byte) 0x8F, (byte) 0xBF, (byte) 0xBF},
+      {(byte) 0xF4, (byte) 0x90, (byte) 0x80, (byte) 0x80},
+      {(byte) 0xF5, (byte) 0x80, (byte) 0x80, (byte) 0x80},
+      {(byte) 0xF8},
+      {(byte) 0xFF},
+    };
+    Random random = new Random(11);
+    List<String> wrong = new ArrayList<>();
+    for (int n = 0; n < 300_000; n++) {
+      ByteBuffer value = ByteBuffer.allocate(256);
+      for (int pieces = random.nextInt(16); pieces > 0; pieces--) {
+        int pick = random.nextInt(100);
+        if (pick < 30) {
+          value.put(ascii(random.nextInt(12)));
+        }
+        value.put(
+            pick < 3 ? broken[random.nextInt(broken.length)] : valid[random.nextInt(valid.length)]);
+      }
+      checkStored(Arrays.copyOf(value.array(), value.position()), random, wrong);
+    }
+    assertThat(wrong).isEmpty();
+  }
+
+  /** Random bytes, most of them lead and continuation bytes, stored between invalid bytes. */
+  @Test
+  void agreesWithTheDecoderOnRandomBytes() {
+    int[] interesting = {
+      0x00, 0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC1, 0xC2, 0xDF, 0xE0, 0xE1,
+      0xEC, 0xED, 0xEE, 0xEF, 0xF0, 0xF1, 0xF3, 0xF4, 0xF5, 0xF7, 0xF8, 0xFF
+    };
+    Random random = new Random(7);
+    List<String> wrong = new ArrayList<>();
+    for (int n = 0; n < 300_000; n++) {
+      byte[] value = new byte[random.nextInt(40)];
+      for (int i = 0; i < value.length; i++) {
+        value[i] =
+            (byte)
+                (random.nextInt(4) == 0
+                    ? random.nextInt(256)
+                    : interesting[random.nextInt(interesting.length)]);
+      }
+      checkStored(value, random, wrong);
+    }
+    assertThat(wrong).isEmpty();
+  }
+
+  private static void checkStored(byte[] value, Random random, List<String> wrong) {
+    int offset = random.nextInt(10);
+    byte[] stored = new byte[offset + value.length + random.nextInt(10)];
+    Arrays.fill(stored, GARBAGE);
+    System.arraycopy(value, 0, stored, offset, value.length);
+    boolean valid = strictlyValid(value);
+    if (Utf8.isValid(stored, offset, value.length) != valid && wrong.size() < 10) {
+      wrong.add(HEX.formatHex(value));
+    }
+    if (Utf8.isValidByCharacter(stored, offset, offset + value.length) != valid
+        && wrong.size() < 10) {
+      wrong.add("by character: " + HEX.formatHex(value));
+    }
+  }
+
+  /**
+   * Checks the {@code count} strings of {@code length} bytes (big-endian in the int {@code
+   * string(s)}) at every offset 0..9 of a value, after ASCII or multi-byte characters, at the
+   * value's end or before more characters, stored alone in its array or between invalid bytes. The
+   * characters around a string are whole, so the value is valid exactly when the string is.
+   */
+  private static void assertAgreesWithDecoder(int length, int count, IntUnaryOperator string) {
+    BitSet valid = new BitSet(count);
+    byte[] bytes = new byte[length];
+    for (int s = 0; s < count; s++) {
+      valid.set(s, strictlyValid(put(string.applyAsInt(s), bytes, 0, length)));
+    }
+    List<String> wrong = new ArrayList<>();
+    for (int position = 0; position <= 9; position++) {
+      for (Surrounding surrounding : Surrounding.values()) {
+        byte[] before = surrounding.multiByte ? multiByte(position) : ascii(position);
+        byte[] after = surrounding.after ? utf8(MULTI_BYTE_SUFFIX) : new byte[0];
+        int offset = surrounding.garbage ? 3 : 0;
+        byte[] stored = new byte[offset + position + length + after.length + offset];
+        Arrays.fill(stored, GARBAGE);
+        System.arraycopy(before, 0, stored, offset, position);
+        System.arraycopy(after, 0, stored, offset + position + length, after.length);
+        int valueLength = position + length + after.length;
+        for (int s = 0; s < count; s++) {
+          put(string.applyAsInt(s), stored, offset + position, length);
+          if (Utf8.isValid(stored, offset, valueLength) != valid.get(s) && wrong.size() < 10) {
+            wrong.add(
+                HEX.formatHex(stored, offset, offset + valueLength) + " valid=" + valid.get(s));
+          }
         }
       }
-      out.put(piece);
     }
-    return Arrays.copyOf(out.array(), out.position());
+    assertThat(wrong).isEmpty();
   }
 
-  private static boolean strictlyValid(byte[] value) {
-    try {
+  /** What is around the string under test. */
+  private enum Surrounding {
+    ASCII_AT_END(false, false, false),
+    ASCII_BEFORE_MORE(false, true, true),
+    MULTI_BYTE_AT_END(true, false, true),
+    MULTI_BYTE_BEFORE_MORE(true, true, false);
+
+    final boolean multiByte;
+    final boolean after;
+    final boolean garbage;
+
+    Surrounding(boolean multiByte, boolean after, boolean garbage) {
+      this.multiByte = multiByte;
+      this.after = after;
+      this.garbage = garbage;
+    }
+  }
+
+  private static byte[] put(int string, byte[] into, int at, int length) {
+    for (int k = 0; k < length; k++) {
+      into[at + k] = (byte) (string >>> ((length - 1 - k) << 3));
+    }
+    return into;
+  }
+
+  /** {@code length} bytes of whole two-, three- and four-byte characters, then ASCII. */
+  private static byte[] multiByte(int length) {
+    ByteBuffer out = ByteBuffer.allocate(length);
+    for (String character : new String[] {"中", "é", "😀", "ж"}) {
+      byte[] bytes = utf8(character);
+      if (out.remaining() >= bytes.length) {
+        out.put(bytes);
+      }
+    }
+    while (out.hasRemaining()) {
+      out.put((byte) 'q');
+    }
+    return out.array();
+  }
+
+  private static byte[] ascii(int length) {
+    byte[] bytes = new byte[length];
+    Arrays.fill(bytes, (byte) 'x');
+    return bytes;
+  }
+
+  private static byte[] utf8(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static byte[] concat(byte[]... parts) {
+    ByteBuffer out = ByteBuffer.allocate(Arrays.stream(parts).mapToInt(p -> p.length).sum());
+    for (byte[] part : parts) {
+      out.put(part);
+    }
+    return out.array();
+  }
+
+  private static final CharsetDecoder DECODER =
       StandardCharsets.UTF_8
           .newDecoder()
           .onMalformedInput(CodingErrorAction.REPORT)
-          .onUnmappableCharacter(CodingErrorAction.REPORT)
-          .decode(ByteBuffer.wrap(value));
-      return true;
-    } catch (CharacterCodingException e) {
-      return false;
-    }
+          .onUnmappableCharacter(CodingErrorAction.REPORT);
+
+  private static final CharBuffer DECODED = CharBuffer.allocate(256);
+
+  /** The JDK's answer: decodes to the end without a malformed or unmappable input. */
+  private static boolean strictlyValid(byte[] value) {
+    DECODER.reset();
+    DECODED.clear();
+    ByteBuffer in = ByteBuffer.wrap(value);
+    return DECODER.decode(in, DECODED, true).isUnderflow()
+        && DECODER.flush(DECODED).isUnderflow()
+        && !in.hasRemaining();
   }
 }
