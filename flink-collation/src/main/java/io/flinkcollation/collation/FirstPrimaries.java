@@ -73,7 +73,7 @@ final class FirstPrimaries {
 
   /** The first primary of the whole value (see {@link PrimaryRanks#firstPrimaryRank}). */
   int of(String value) {
-    String compared = padSpace ? withoutTrailingSpaces(value) : value;
+    String compared = padSpace ? SpaceTrimming.TRAILING.apply(value) : value;
     int weight = firstWeight(compared, true);
     return weight == 0 ? 0 : place(weight, compared);
   }
@@ -170,20 +170,9 @@ final class FirstPrimaries {
 
   /** The place of {@code weight}, the first primary of {@code value}, in the rank space. */
   private int place(int weight, String value) {
-    int flipped = weight ^ Integer.MIN_VALUE;
-    int low = 0;
-    int high = weights.length - 1;
-    while (low <= high) {
-      int mid = (low + high) >>> 1;
-      int order = Integer.compare(weights[mid], flipped);
-      if (order == 0) {
-        return PrimaryRanks.firstPrimaryOfRank(weightRanks[mid]);
-      }
-      if (order < 0) {
-        low = mid + 1;
-      } else {
-        high = mid - 1;
-      }
+    int found = Arrays.binarySearch(weights, weight ^ Integer.MIN_VALUE);
+    if (found >= 0) {
+      return PrimaryRanks.firstPrimaryOfRank(weightRanks[found]);
     }
     // No rank has this weight: it lies strictly between two. With a different first primary, a
     // value sorts below a rank's character exactly when its first primary is lower.
@@ -200,13 +189,5 @@ final class FirstPrimaries {
       }
     }
     return PrimaryRanks.firstPrimaryOfRank(below) + 1;
-  }
-
-  private static String withoutTrailingSpaces(String value) {
-    int end = value.length();
-    while (end > 0 && value.charAt(end - 1) == ' ') {
-      end--;
-    }
-    return value.substring(0, end);
   }
 }
