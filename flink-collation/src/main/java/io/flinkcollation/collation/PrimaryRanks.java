@@ -34,8 +34,9 @@ import java.util.Map;
  *   <li>a contraction starter ({@code c} of Spanish traditional {@code ch}, {@code a} of Danish
  *       {@code aa}), or a precomposed character whose decomposition holds one (Swedish {@code å},
  *       {@code a} + ring, which is a contraction), counts only at the end of the value or before a
- *       ranked character that goes on no contraction; a ranked character never starts a combining
- *       sequence, so no discontiguous contraction can reach past it;
+ *       ranked character that goes on none of <em>its</em> contractions (Turkish {@code I} before
+ *       {@code L}: {@code L} goes on a contraction of another starter only); a ranked character
+ *       never starts a combining sequence, so no discontiguous contraction can reach past it;
  *   <li>under {@link PadAttribute#PAD_SPACE} a run of trailing spaces is the end of the value.
  * </ul>
  *
@@ -77,10 +78,10 @@ public final class PrimaryRanks {
   public static final long ANY_FIRST_PRIMARY = rangeOf(-1, Integer.MAX_VALUE);
 
   /** Ranks nothing: every walk stops at once, no first character is bounded. */
-  public static final PrimaryRanks NONE = new PrimaryRanks(new int[LIMIT], null, null);
+  public static final PrimaryRanks NONE = new PrimaryRanks(new int[LIMIT], new int[0], null, null);
 
   // Entry flags: a contraction starter; the space under PAD SPACE; a character that goes on a
-  // contraction of a ranked starter (so it cannot follow a starter).
+  // contraction of a ranked starter (so it may not follow that starter: see continuations).
   private static final int STARTER = 1;
   private static final int PAD = 2;
   private static final int CONTINUES = 4;
@@ -94,13 +95,19 @@ public final class PrimaryRanks {
   // AFTER (a starter, the space under PAD SPACE), so that the step of most walks is one load.
   private final int[] asciiNext = new int[128];
   private final boolean empty;
+  // Ascending pairs starter << 16 | character of a ranked starter and a ranked character that goes
+  // on one of the starter's contractions: the starter is not ranked alone before it. Searched only
+  // for a character flagged CONTINUES after a starter, so the common step never reads it.
+  private final int[] continuations;
   // Per code point: the range of the first primary of a value starting with it (rangeOf).
   private final long[] firstRanges;
   // Exact first primaries of whole values (null for NONE).
   private final FirstPrimaries firstPrimaries;
 
-  private PrimaryRanks(int[] entries, long[] firstRanges, FirstPrimaries firstPrimaries) {
+  private PrimaryRanks(
+      int[] entries, int[] continuations, long[] firstRanges, FirstPrimaries firstPrimaries) {
     this.entries = entries;
+    this.continuations = continuations;
     this.firstPrimaries = firstPrimaries;
     if (firstRanges == null) {
       firstRanges = new long[LIMIT];
@@ -143,7 +150,8 @@ public final class PrimaryRanks {
     if (length == 0) {
       return STOP;
     }
-    int entry = entries[codePoint(bytes, pos, length)];
+    int codePoint = codePoint(bytes, pos, length);
+    int entry = entries[codePoint];
     if ((entry & (STARTER | PAD)) != 0) {
       if ((entry & PAD) != 0) {
         int p = pos + 1;
@@ -154,14 +162,17 @@ public final class PrimaryRanks {
           return END;
         }
       } else if (pos + length < end) {
-        // A contraction starter stands alone when no contraction can go on from it.
+        // A contraction starter stands alone when none of its contractions can go on from it.
         int next = pos + length;
         int nextLength = length(bytes, next, end);
         if (nextLength == 0) {
           return STOP;
         }
-        int following = entries[codePoint(bytes, next, nextLength)];
-        if (following == 0 || (following & CONTINUES) != 0) {
+        int followingCodePoint = codePoint(bytes, next, nextLength);
+        int following = entries[followingCodePoint];
+        if (following == 0
+            || ((following & CONTINUES) != 0
+                && Arrays.binarySearch(continuations, codePoint << 16 | followingCodePoint) >= 0)) {
           return STOP;
         }
       }
@@ -314,6 +325,7 @@ public final class PrimaryRanks {
     UnicodeSet prefixed = new UnicodeSet();
     UnicodeSet starters = new UnicodeSet();
     UnicodeSet continuing = new UnicodeSet();
+    Map<Integer, UnicodeSet> laterByStarter = new HashMap<>();
     Normalizer2 nfd = Normalizer2.getNFDInstance();
     // By the first code point of their decomposition, for the first primaries.
     Map<Integer, List<String>> contractionsByFirst = new HashMap<>();
@@ -325,14 +337,17 @@ public final class PrimaryRanks {
     for (String s : contractions) {
       int first = s.codePointAt(0);
       starters.add(first);
-      addCodePoints(continuing, s.substring(Character.charCount(first)));
+      String later = s.substring(Character.charCount(first));
+      addCodePoints(continuing, later);
+      addCodePoints(laterByStarter.computeIfAbsent(first, k -> new UnicodeSet()), later);
       contractionsByFirst
           .computeIfAbsent(nfd.normalize(s).codePointAt(0), k -> new ArrayList<>())
           .add(s);
     }
 
     boolean numeric = collator.getNumericCollation();
-    List<int[]> ranked = new ArrayList<>(); // {code point, flags}
+    // {code point, flags, its decomposition's first code point}
+    List<int[]> ranked = new ArrayList<>();
     for (int cp = 0; cp < LIMIT; cp++) {
       int type = UCharacter.getType(cp);
       if (type == UCharacterCategory.UNASSIGNED
@@ -357,20 +372,13 @@ public final class PrimaryRanks {
           starters.contains(cp)
               || (!decomposed.equals(single) && containsAny(starters, decomposed));
       int flags = starter ? STARTER : 0;
-      // A contraction from a starter before this character can only go on with the character or
-      // its decomposition's first code point: the marks after that could be reached only by
-      // skipping it, and a discontiguous contraction skips combining marks, never a character of
-      // combining class 0.
-      if (continuing.contains(cp) || continuing.contains(decomposed.codePointAt(0))) {
-        flags |= CONTINUES;
-      }
       if (cp == ' ' && pad == PadAttribute.PAD_SPACE) {
-        if (flags != 0) {
+        if (starter || continuing.contains(cp)) {
           continue;
         }
         flags = PAD;
       }
-      ranked.add(new int[] {cp, flags});
+      ranked.add(new int[] {cp, flags, decomposed.codePointAt(0)});
     }
     // Sorted by primary collation keys: tens of thousands of characters, so not by compare().
     Map<Integer, CollationKey> keys = new HashMap<>();
@@ -379,13 +387,67 @@ public final class PrimaryRanks {
     }
     ranked.sort((a, b) -> keys.get(a[0]).compareTo(keys.get(b[0])));
     int[] entries = entries(primary, ranked, keys);
+    int[] continuations = continuations(ranked, laterByStarter, entries);
     int[] ranks = new int[LIMIT];
     for (int cp = 0; cp < LIMIT; cp++) {
       ranks[cp] = entries[cp] >>> FLAG_BITS;
     }
     FirstPrimaries firstPrimaries = new FirstPrimaries(primary, pad, ranks);
     return new PrimaryRanks(
-        entries, firstPrimaries.ranges(numeric, contractionsByFirst), firstPrimaries);
+        entries,
+        continuations,
+        firstPrimaries.ranges(numeric, contractionsByFirst),
+        firstPrimaries);
+  }
+
+  /**
+   * The ascending pairs {@code starter << 16 | character} of each ranked starter and each ranked
+   * character that goes on one of its contractions, flagging each such character {@link #CONTINUES}
+   * in {@code entries}.
+   *
+   * <p>A contraction from a starter can only go on with the character after it or that character's
+   * decomposition's first code point: the marks after that could be reached only by skipping it,
+   * and a discontiguous contraction skips combining marks, never a character of combining class 0.
+   * A precomposed starter (Swedish {@code å}) is canonically its decomposition, so a contraction of
+   * any of its code points may go on after it; and as the decomposition may already hold a
+   * contraction's next code points, every later code point of a contraction counts, not only its
+   * second.
+   *
+   * @param ranked {code point, flags, decomposition's first code point} of each ranked character
+   * @param laterByStarter per first code point of contractions, the later code points of them all
+   */
+  private static int[] continuations(
+      List<int[]> ranked, Map<Integer, UnicodeSet> laterByStarter, int[] entries) {
+    // The ranked characters that are, or whose decomposition starts with, each code point.
+    Map<Integer, List<Integer>> rankedByLeading = new HashMap<>();
+    for (int[] character : ranked) {
+      rankedByLeading.computeIfAbsent(character[0], k -> new ArrayList<>()).add(character[0]);
+      if (character[2] != character[0]) {
+        rankedByLeading.computeIfAbsent(character[2], k -> new ArrayList<>()).add(character[0]);
+      }
+    }
+    Normalizer2 nfd = Normalizer2.getNFDInstance();
+    List<Integer> pairs = new ArrayList<>();
+    for (int[] character : ranked) {
+      if ((character[1] & STARTER) == 0) {
+        continue;
+      }
+      int starter = character[0];
+      String single = new String(Character.toChars(starter));
+      UnicodeSet later = new UnicodeSet();
+      (single + nfd.normalize(single))
+          .codePoints()
+          .mapToObj(laterByStarter::get)
+          .filter(set -> set != null)
+          .forEach(later::addAll);
+      for (String next : later) {
+        for (int following : rankedByLeading.getOrDefault(next.codePointAt(0), List.of())) {
+          entries[following] |= CONTINUES;
+          pairs.add(starter << 16 | following);
+        }
+      }
+    }
+    return pairs.stream().mapToInt(Integer::intValue).sorted().distinct().toArray();
   }
 
   /**

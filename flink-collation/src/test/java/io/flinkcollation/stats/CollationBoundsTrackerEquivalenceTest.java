@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
@@ -609,6 +610,43 @@ class CollationBoundsTrackerEquivalenceTest {
                   CollationBoundsAssert.expectedBounds(collation.newComparator(), values, 1024)
                       .map(Arrays::asList));
         });
+  }
+
+  /**
+   * A contraction starter before a character that goes on another starter's contraction only is
+   * ranked alone: Turkish {@code I} (which starts {@code I} + dot above) before {@code L}, which
+   * goes on a contraction of U+FDD1 only, so {@code YILMAZ …} against a bound {@code Yılmaz …} is
+   * decided without the collator. Names in upper, lower and their own case with Turkish suffixes,
+   * high cardinality; bounds equal the reference. Counted, not timed.
+   */
+  @Test
+  void startersBeforeWhatGoesOnOtherStartersContractionsAreDecidedWithoutTheCollator() {
+    Collation collation = Collations.resolve("icu.tr_TR-ci");
+    List<String> names =
+        List.of("Yılmaz", "Işık", "Iğdır", "Ilgaz", "İzmir", "Şahin", "Çorum", "Ağrı", "Ödemiş");
+    String suffixes = "abcçdefgğhıijklmnoöprsştuüvyzIL";
+    AtomicInteger compares = new AtomicInteger();
+    CollationBoundsTracker tracker = counting(collation, compares);
+    Random random = new Random(14);
+    List<String> values = new ArrayList<>();
+    for (int i = 0; i < 20_000; i++) {
+      StringBuilder value = new StringBuilder(names.get(random.nextInt(names.size()))).append(' ');
+      for (int j = 0; j < 8; j++) {
+        value.append(suffixes.charAt(random.nextInt(suffixes.length())));
+      }
+      int variant = random.nextInt(3);
+      String spelled =
+          variant == 0
+              ? value.toString().toUpperCase(Locale.ROOT)
+              : variant == 1 ? value.toString().toLowerCase(Locale.ROOT) : value.toString();
+      values.add(spelled);
+      add(tracker, spelled, random);
+    }
+    assertThat(compares.get()).isLessThan(20_000 / 200);
+    assertThat(tracker.bounds().map(b -> List.of(b.lower(), b.upper())))
+        .isEqualTo(
+            CollationBoundsAssert.expectedBounds(collation.newComparator(), values, 1024)
+                .map(Arrays::asList));
   }
 
   /** A random file: its kind decides cardinality and order. Nulls here and there. */
