@@ -6,6 +6,7 @@ import com.ibm.icu.text.CollationElementIterator;
 import com.ibm.icu.text.CollationKey;
 import com.ibm.icu.text.Normalizer2;
 import com.ibm.icu.text.RuleBasedCollator;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -105,16 +106,28 @@ final class FirstPrimaries {
       if (UCharacter.getCombiningClass(first) != 0) {
         continue;
       }
-      long range = range(single, Long.MAX_VALUE);
-      range = range(new String(Character.toChars(first)), range);
-      for (String contraction : contractions.getOrDefault(first, List.of())) {
-        range = range(contraction, range);
-      }
-      if (range != Long.MIN_VALUE) {
-        ranges[cp] = range;
-      }
+      List<String> mappings = new ArrayList<>();
+      mappings.add(single);
+      mappings.add(new String(Character.toChars(first)));
+      mappings.addAll(contractions.getOrDefault(first, List.of()));
+      ranges[cp] = range(mappings);
     }
     return ranges;
+  }
+
+  /**
+   * The range of the first primaries of {@code mappings} (strings whose first mapping gives the
+   * first primary of a value), or {@link PrimaryRanks#ANY_FIRST_PRIMARY} when one of them has no
+   * primary weight of its own.
+   */
+  long range(List<String> mappings) {
+    long range = Long.MAX_VALUE;
+    for (String mapped : mappings) {
+      range = range(mapped, range);
+    }
+    return range == Long.MIN_VALUE || range == Long.MAX_VALUE
+        ? PrimaryRanks.ANY_FIRST_PRIMARY
+        : range;
   }
 
   /**

@@ -40,9 +40,11 @@ import java.util.Map;
  *   <li>under {@link PadAttribute#PAD_SPACE} a run of trailing spaces is the end of the value.
  * </ul>
  *
- * <p>Anything else ends a walk undecided; the caller then compares with the collator. Built ranks
- * are also checked against the collator: every neighbouring pair of ranks must stay ordered when
- * the lower one is followed by the highest-ranked character.
+ * <p>Anything else ends a walk undecided; the caller then compares with the collator, unless the
+ * walk stopped at a starter before what goes on one of its contractions and {@link
+ * #contractionRange} tells the first primary from there on apart from the other value's rank. Built
+ * ranks are also checked against the collator: every neighbouring pair of ranks must stay ordered
+ * when the lower one is followed by the highest-ranked character.
  *
  * <p>First primaries (docs/design.md#tracker): the first primary weight of a whole value decides
  * its order against any value with another one, at every strength. They are given in a rank space
@@ -78,7 +80,8 @@ public final class PrimaryRanks {
   public static final long ANY_FIRST_PRIMARY = rangeOf(-1, Integer.MAX_VALUE);
 
   /** Ranks nothing: every walk stops at once, no first character is bounded. */
-  public static final PrimaryRanks NONE = new PrimaryRanks(new int[LIMIT], new int[0], null, null);
+  public static final PrimaryRanks NONE =
+      new PrimaryRanks(new int[LIMIT], new int[0], new long[0], null, null);
 
   // Entry flags: a contraction starter; the space under PAD SPACE; a character that goes on a
   // contraction of a ranked starter (so it may not follow that starter: see continuations).
@@ -99,15 +102,23 @@ public final class PrimaryRanks {
   // on one of the starter's contractions: the starter is not ranked alone before it. Searched only
   // for a character flagged CONTINUES after a starter, so the common step never reads it.
   private final int[] continuations;
+  // Per pair of continuations, the range of the first primary of text that starts with the pair
+  // (rangeOf): over the contractions that can match there.
+  private final long[] continuationRanges;
   // Per code point: the range of the first primary of a value starting with it (rangeOf).
   private final long[] firstRanges;
   // Exact first primaries of whole values (null for NONE).
   private final FirstPrimaries firstPrimaries;
 
   private PrimaryRanks(
-      int[] entries, int[] continuations, long[] firstRanges, FirstPrimaries firstPrimaries) {
+      int[] entries,
+      int[] continuations,
+      long[] continuationRanges,
+      long[] firstRanges,
+      FirstPrimaries firstPrimaries) {
     this.entries = entries;
     this.continuations = continuations;
+    this.continuationRanges = continuationRanges;
     this.firstPrimaries = firstPrimaries;
     if (firstRanges == null) {
       firstRanges = new long[LIMIT];
@@ -326,6 +337,7 @@ public final class PrimaryRanks {
     UnicodeSet starters = new UnicodeSet();
     UnicodeSet continuing = new UnicodeSet();
     Map<Integer, UnicodeSet> laterByStarter = new HashMap<>();
+    Map<Integer, List<String>> contractionsByStarter = new HashMap<>();
     Normalizer2 nfd = Normalizer2.getNFDInstance();
     // By the first code point of their decomposition, for the first primaries.
     Map<Integer, List<String>> contractionsByFirst = new HashMap<>();
@@ -340,6 +352,7 @@ public final class PrimaryRanks {
       String later = s.substring(Character.charCount(first));
       addCodePoints(continuing, later);
       addCodePoints(laterByStarter.computeIfAbsent(first, k -> new UnicodeSet()), later);
+      contractionsByStarter.computeIfAbsent(first, k -> new ArrayList<>()).add(s);
       contractionsByFirst
           .computeIfAbsent(nfd.normalize(s).codePointAt(0), k -> new ArrayList<>())
           .add(s);
@@ -396,8 +409,75 @@ public final class PrimaryRanks {
     return new PrimaryRanks(
         entries,
         continuations,
+        continuationRanges(continuations, contractionsByStarter, firstPrimaries),
         firstPrimaries.ranges(numeric, contractionsByFirst),
         firstPrimaries);
+  }
+
+  /**
+   * Per pair of {@code continuations}, a starter S and a character C that goes on one of its
+   * contractions, the range of the first primary of any text that starts with S C: over every
+   * contraction of S whose rest and C's decomposition start one with the other (the longest one
+   * that matches gives the first mapping, and a contraction completed by C's decomposition is
+   * listed with C too), and S's own mapping unless one of them is exactly S C, which then always
+   * matches. {@link #ANY_FIRST_PRIMARY} for a precomposed starter, whose contractions ICU may list
+   * under its decomposition.
+   */
+  private static long[] continuationRanges(
+      int[] continuations, Map<Integer, List<String>> contractionsByStarter, FirstPrimaries first) {
+    Normalizer2 nfd = Normalizer2.getNFDInstance();
+    long[] ranges = new long[continuations.length];
+    for (int i = 0; i < continuations.length; i++) {
+      int starter = continuations[i] >>> 16;
+      String single = new String(Character.toChars(starter));
+      String following = nfd.normalize(new String(Character.toChars(continuations[i] & 0xFFFF)));
+      if (!nfd.isNormalized(single)) {
+        ranges[i] = ANY_FIRST_PRIMARY;
+        continue;
+      }
+      List<String> mappings = new ArrayList<>();
+      boolean exact = false;
+      for (String contraction : contractionsByStarter.getOrDefault(starter, List.of())) {
+        String rest = nfd.normalize(contraction.substring(single.length()));
+        if (rest.startsWith(following) || following.startsWith(rest)) {
+          mappings.add(contraction);
+          exact |= rest.equals(following);
+        }
+      }
+      if (!exact) {
+        mappings.add(single);
+      }
+      ranges[i] = first.range(mappings);
+    }
+    return ranges;
+  }
+
+  /**
+   * Where {@link #next} stops at a contraction starter before a character that goes on one of its
+   * contractions ({@code 重} in {@code 重庆}, chóng, though {@code 重} alone is zhòng), the range of
+   * the first primary of the text from {@code pos} on, whatever follows (as {@link
+   * #firstPrimaryRange}); {@link #ANY_FIRST_PRIMARY} anywhere else. After characters the walk
+   * ranked, the text from there on has primary weights of its own, so a first primary strictly
+   * below or above a bound's rank at that point decides the order.
+   */
+  public long contractionRange(byte[] bytes, int pos, int end) {
+    if (continuations.length == 0 || pos >= end) {
+      return ANY_FIRST_PRIMARY;
+    }
+    int length = length(bytes, pos, end);
+    int next = pos + length;
+    if (length == 0 || next >= end || (entries[codePoint(bytes, pos, length)] & STARTER) == 0) {
+      return ANY_FIRST_PRIMARY;
+    }
+    int nextLength = length(bytes, next, end);
+    if (nextLength == 0) {
+      return ANY_FIRST_PRIMARY;
+    }
+    int found =
+        Arrays.binarySearch(
+            continuations,
+            codePoint(bytes, pos, length) << 16 | codePoint(bytes, next, nextLength));
+    return found < 0 ? ANY_FIRST_PRIMARY : continuationRanges[found];
   }
 
   /**

@@ -230,7 +230,9 @@ public final class CollationBoundsTracker {
     for (int i = bound.rankAt[start]; ; i++) {
       int next = ranks.next(bytes, pos, end);
       if (next == PrimaryRanks.STOP) {
-        return UNDECIDED;
+        // A contraction starter before what goes on its contraction (重庆) may still differ from
+        // the bound in its first primary.
+        return bound.order(ranks.contractionRange(bytes, pos, end), i);
       }
       if (next == PrimaryRanks.END) {
         // The value's ranks are all known: a bound with more ranks is greater.
@@ -508,6 +510,21 @@ public final class CollationBoundsTracker {
       // This bound's ranks are exhausted: if they are all of it, the value has a primary weight
       // more and is greater; otherwise what comes next is not ranked.
       return complete ? GREATER : UNDECIDED;
+    }
+
+    /**
+     * The order of a value whose first {@code i} ranks equal this bound's and whose next primary
+     * lies in {@code range} ({@link PrimaryRanks#contractionRange}): decided by a strict difference
+     * from this bound's rank there only.
+     */
+    int order(long range, int i) {
+      if (i >= rankCount) {
+        return UNDECIDED;
+      }
+      int own = PrimaryRanks.firstPrimaryOfRank(ranks[i]);
+      return PrimaryRanks.high(range) < own
+          ? LESS
+          : PrimaryRanks.low(range) > own ? GREATER : UNDECIDED;
     }
 
     String string() {

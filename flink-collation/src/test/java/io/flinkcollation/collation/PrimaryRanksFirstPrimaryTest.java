@@ -138,7 +138,7 @@ class PrimaryRanksFirstPrimaryTest {
    * sorts at or below the value have a primary at or below its first one; ranks whose character
    * followed by U+FFFF (the highest primary weight) sorts below it have a lower one.
    */
-  private static final class Reference {
+  static final class Reference {
     private final RuleBasedCollator primary;
     private final boolean pad;
     private final CollationKey[] atOrBelow;

@@ -9,14 +9,16 @@ import com.ibm.icu.text.Normalizer2;
 import com.ibm.icu.text.RuleBasedCollator;
 import com.ibm.icu.text.UnicodeSet;
 import com.ibm.icu.util.ULocale;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Contraction starters in {@link PrimaryRanks#next}: a starter is ranked alone before a ranked
@@ -34,9 +36,9 @@ class PrimaryRanksStarterTest {
     "a", "z", "\u0301", "\u0307", "\u0308", "\u030A", "\u0327", "\u0306", "\u093C", "庆", "阳"
   };
 
-  @ParameterizedTest
-  @ValueSource(
-      strings = {
+  /** Collations with contractions of every kind, and one that makes punctuation ignorable. */
+  static Stream<String> locales() {
+    return Stream.of(
         "tr",
         "da",
         "es@collation=traditional",
@@ -46,8 +48,12 @@ class PrimaryRanksStarterTest {
         "root",
         "cs",
         "hu",
-        "sk"
-      })
+        "sk",
+        "en@colAlternate=shifted");
+  }
+
+  @ParameterizedTest
+  @MethodSource("locales")
   void startersAreRankedAloneOnlyBeforeWhatGoesOnNoneOfTheirContractions(String locale) {
     RuleBasedCollator collator = (RuleBasedCollator) Collator.getInstance(new ULocale(locale));
     PrimaryRanks ranks = PrimaryRanks.of(collator, PadAttribute.NO_PAD);
@@ -109,6 +115,79 @@ class PrimaryRanksStarterTest {
     assertThat(stopped).as("%s: pairs stopped", locale).isPositive();
   }
 
+  /**
+   * {@link PrimaryRanks#contractionRange} against a reference that only compares with ICU ({@link
+   * PrimaryRanksFirstPrimaryTest.Reference}): for every contraction of the collation whose starter
+   * is ranked and whose second character is ranked, that pair followed by nothing, by the rest of
+   * every contraction of the same starter (completing longer ones, or not) and by letters and
+   * marks, has its first primary in the pair's range.
+   */
+  @ParameterizedTest
+  @MethodSource("locales")
+  void contractionRangesHoldTheFirstPrimaryOfWhatStartsWithTheContraction(String locale) {
+    RuleBasedCollator collator = (RuleBasedCollator) Collator.getInstance(new ULocale(locale));
+    PrimaryRanks ranks = PrimaryRanks.of(collator, PadAttribute.NO_PAD);
+    PrimaryRanksFirstPrimaryTest.Reference reference =
+        new PrimaryRanksFirstPrimaryTest.Reference(collator, ranks, false);
+    UnicodeSet contractions = new UnicodeSet();
+    try {
+      collator.getContractionsAndExpansions(contractions, null, false);
+    } catch (Exception e) {
+      throw new AssertionError(e);
+    }
+    Map<Integer, List<String>> byStarter = new HashMap<>();
+    for (String contraction : contractions) {
+      byStarter
+          .computeIfAbsent(contraction.codePointAt(0), k -> new ArrayList<>())
+          .add(contraction);
+    }
+    int bounded = 0;
+    int narrower = 0;
+    for (List<String> ofStarter : byStarter.values()) {
+      for (String contraction : ofStarter) {
+        int[] codePoints = contraction.codePoints().toArray();
+        if (ranks.rankOf(codePoints[0]) == 0 || ranks.rankOf(codePoints[1]) == 0) {
+          continue;
+        }
+        String pair = new String(codePoints, 0, 2);
+        List<String> texts = new ArrayList<>();
+        texts.add(pair);
+        for (String after : AFTER) {
+          texts.add(pair + after);
+        }
+        for (String other : ofStarter) {
+          texts.add(pair + other.substring(other.offsetByCodePoints(0, 2)));
+          texts.add(other);
+        }
+        for (String text : texts) {
+          byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+          long range = ranks.contractionRange(bytes, 0, bytes.length);
+          if (range == PrimaryRanks.ANY_FIRST_PRIMARY) {
+            continue;
+          }
+          bounded++;
+          int expected = reference.firstPrimary(text);
+          if (expected < PrimaryRanks.low(range) || expected > PrimaryRanks.high(range)) {
+            assertThat(expected)
+                .as("%s: first primary of '%s' (%s)", locale, text, hex(text))
+                .isBetween(PrimaryRanks.low(range), PrimaryRanks.high(range));
+          }
+          long starterRange = ranks.firstPrimaryRange(codePoints[0]);
+          narrower +=
+              PrimaryRanks.high(range) - PrimaryRanks.low(range)
+                      < PrimaryRanks.high(starterRange) - PrimaryRanks.low(starterRange)
+                  ? 1
+                  : 0;
+        }
+      }
+    }
+    // Not vacuous: the pairs of ranked characters that start contractions have ranges.
+    assertThat(bounded).as("%s: texts with a contraction range", locale).isPositive();
+    if (locale.equals("zh")) {
+      assertThat(narrower).as("zh: ranges narrower than their starter's").isPositive();
+    }
+  }
+
   /** The cases that led to per-starter continuations, and the contractions they must not skip. */
   @Test
   void aStarterIsRankedBeforeWhatGoesOnlyOnAnotherStartersContraction() {
@@ -122,6 +201,14 @@ class PrimaryRanksStarterTest {
     PrimaryRanks chinese = ranks("zh");
     // 重庆 is one contraction (chóng qìng); 重 before any other character is zhòng.
     assertThat(walk(chinese, "重庆")).containsExactly("STOP");
+    // Yet its first primary, chóng, is below 郑 (zhèng), where 重 alone may be above it.
+    byte[] chongqing = "重庆".getBytes(StandardCharsets.UTF_8);
+    int zheng = PrimaryRanks.firstPrimaryOfRank(chinese.rankOf('郑'));
+    assertThat(PrimaryRanks.high(chinese.contractionRange(chongqing, 0, chongqing.length)))
+        .isLessThan(zheng);
+    assertThat(PrimaryRanks.high(chinese.firstPrimaryRange('重'))).isGreaterThan(zheng);
+    assertThat(chinese.contractionRange("重要".getBytes(StandardCharsets.UTF_8), 0, 6))
+        .isEqualTo(PrimaryRanks.ANY_FIRST_PRIMARY);
     assertThat(walk(chinese, "重要"))
         .containsExactly(chinese.rankOf('重'), chinese.rankOf('要'), "END");
     assertThat(walk(ranks("da"), "aa")).containsExactly("STOP");
