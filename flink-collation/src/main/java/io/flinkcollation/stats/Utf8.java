@@ -21,87 +21,112 @@ final class Utf8 {
   /**
    * Whether {@code bytes[offset..offset + length)} is valid UTF-8.
    *
-   * <p>Eight bytes at a time while they are ASCII or two-byte sequences (Latin, Greek, Cyrillic,
-   * Hebrew, Arabic...), the common case, without a branch per byte; from the first lead byte of a
-   * longer sequence on, character by character ({@link #isValidByCharacter}).
+   * <p>ASCII eight bytes per step, one load and one test each; from the first word with another
+   * byte on (one branch taken per value at most), {@link #isValidFromWord}.
    */
   static boolean isValid(byte[] bytes, int offset, int length) {
     int i = offset;
     int end = offset + length;
-    boolean pending = false; // the previous word ended with a two-byte lead
     while (end - i >= 8) {
-      long word = (long) LONGS.get(bytes, i);
-      int check = twoByteWord(word, pending);
-      if (check == LONGER) {
-        return isValidByCharacter(bytes, pending ? i - 1 : i, end);
+      if (((long) LONGS.get(bytes, i) & HIGH_BITS) != 0) {
+        return isValidFromWord(bytes, i, end);
       }
-      if (check == INVALID) {
-        return false;
-      }
-      pending = check == PENDING;
       i += 8;
     }
-    int rest = end - i;
-    if (rest == 0) {
-      return !pending;
+    // The last 0 to 7 bytes: ASCII, or checked here rather than by a second pass of
+    // isValidFromWord, which measured slower on short values.
+    long word = lastWord(bytes, i, end);
+    if ((word & HIGH_BITS) == 0) {
+      return true;
     }
-    // The rest as the low bytes of a word whose high bytes are zero (ASCII), read in at most two
-    // loads that stay inside the array.
-    long word;
-    if (end >= 8) {
-      word = (long) LONGS.get(bytes, end - 8) >>> ((8 - rest) << 3);
-    } else if (rest >= 4) {
-      long low = (int) INTS.get(bytes, i) & 0xFFFFFFFFL;
-      long high = (int) INTS.get(bytes, end - 4) & 0xFFFFFFFFL;
-      word = low | high << ((rest - 4) << 3); // the overlapping bytes are the same bytes
-    } else {
-      word = 0;
-      for (int k = rest - 1; k >= 0; k--) {
-        word = word << 8 | (bytes[i + k] & 0xFF);
-      }
+    long leads = leads(word);
+    if (longerSequence(word, leads)) {
+      return isValidByCharacter(bytes, i, end);
     }
-    int check = twoByteWord(word, pending);
-    if (check == LONGER) {
-      return isValidByCharacter(bytes, pending ? i - 1 : i, end);
-    }
-    // A lead in the last byte of the value expects a continuation byte that is not there: zero
-    // bytes follow it in the word, so that is INVALID already, or PENDING on a full word.
-    return check == VALID;
+    return twoByteErrors(word, leads, 0) == 0;
   }
 
-  private static final int VALID = 0;
-  private static final int PENDING = 1;
-  private static final int INVALID = 2;
-  private static final int LONGER = 3;
+  /**
+   * Whether {@code bytes[i..end)}, which starts with a character, is valid UTF-8: eight bytes per
+   * step while they are ASCII or two-byte sequences (Latin with accents, Greek, Cyrillic, Hebrew,
+   * Arabic...), from the first lead byte of a longer sequence on character by character ({@link
+   * #isValidByCharacter}).
+   *
+   * <p>In such text whether a word holds a non-ASCII byte, or ends with a lead byte, is random, so
+   * a branch on it would mispredict (about 15 cycles each, more than a word's check). Each word's
+   * errors are therefore or-ed into one mask, tested once at the end, and a lead in a word's last
+   * byte is carried into the next word as a bit; the one branch per word, on a lead byte of a
+   * longer sequence, is seldom taken in two-byte text.
+   */
+  private static boolean isValidFromWord(byte[] bytes, int i, int end) {
+    long errors = 0;
+    long pending = 0; // 0x80 when the previous word's last byte is a two-byte lead
+    while (end - i >= 8) {
+      long word = (long) LONGS.get(bytes, i);
+      long leads = leads(word);
+      if (longerSequence(word, leads)) {
+        return errors == 0 && isValidByCharacter(bytes, i - (int) (pending >>> 7), end);
+      }
+      errors |= twoByteErrors(word, leads, pending);
+      pending = leads >>> 56;
+      i += 8;
+    }
+    // A lead in the value's last byte expects a continuation byte where lastWord has a zero byte
+    // (or, after a whole last word, where lastWord has none).
+    long word = lastWord(bytes, i, end);
+    long leads = leads(word);
+    if (longerSequence(word, leads)) {
+      return errors == 0 && isValidByCharacter(bytes, i - (int) (pending >>> 7), end);
+    }
+    return (errors | twoByteErrors(word, leads, pending)) == 0;
+  }
+
+  /** The bit 0x80 of each lead byte (11xxxxxx) of the word. */
+  private static long leads(long word) {
+    return word & (word << 1) & HIGH_BITS;
+  }
 
   /**
-   * Checks eight bytes (little-endian word) made of ASCII and two-byte sequences: every
-   * continuation byte follows a lead byte 0xC2..0xDF (or the previous word's last byte, {@code
-   * pending}), every such lead is followed by one. {@link #LONGER} when a lead byte of a longer
-   * sequence (or an invalid 0xF8..0xFF) appears, {@link #PENDING} when the last byte is a lead.
+   * Whether the word holds a lead byte of a three- or four-byte sequence, or an invalid F8..FF
+   * (111xxxxx), given its {@link #leads}.
    */
-  private static int twoByteWord(long word, boolean pending) {
-    long high = word & HIGH_BITS;
-    if (high == 0) {
-      return pending ? INVALID : VALID;
+  private static boolean longerSequence(long word, long leads) {
+    return (leads & (word << 2)) != 0;
+  }
+
+  /**
+   * The bit 0x80 of each byte of a word of ASCII and two-byte sequences that breaks the rules: a
+   * continuation byte (10xxxxxx) not after a lead, a lead ({@code leads}, 110xxxxx) not before a
+   * continuation byte, a lead C0 or C1 (overlong). {@code pending} is 0x80 when the previous word's
+   * last byte is a lead.
+   */
+  private static long twoByteErrors(long word, long leads, long pending) {
+    long continuations = word & ~(word << 1) & HIGH_BITS;
+    // C0 and C1 would be overlong: a lead needs one of the bits 0x1E.
+    long overlong = leads & ~((word & 0x1E1E1E1E1E1E1E1EL) + 0x7E7E7E7E7E7E7E7EL);
+    return overlong | (continuations ^ (leads << 8 | pending));
+  }
+
+  /**
+   * The last {@code end - i} (0 to 7) bytes as the low bytes of a word whose high bytes are zero
+   * (ASCII), read in at most two loads that stay inside the array.
+   */
+  private static long lastWord(byte[] bytes, int i, int end) {
+    int rest = end - i;
+    if (end >= 8) {
+      // Two shifts: rest 0 shifts by 64 in all, which one shift would take as 0.
+      return (long) LONGS.get(bytes, end - 8) >>> ((7 - rest) << 3) >>> 8;
     }
-    long bit6 = (word << 1) & HIGH_BITS;
-    long bit5 = (word << 2) & HIGH_BITS;
-    if ((high & bit6 & bit5) != 0) {
-      return LONGER;
+    if (rest >= 4) {
+      long low = (int) INTS.get(bytes, i) & 0xFFFFFFFFL;
+      long high = (int) INTS.get(bytes, end - 4) & 0xFFFFFFFFL;
+      return low | high << ((rest - 4) << 3); // the overlapping bytes are the same bytes
     }
-    long continuations = high & ~bit6;
-    long leads = high & bit6;
-    // 0xC0 and 0xC1 would be overlong: a lead needs one of the bits 0x1E.
-    long notOverlong = ((word & 0x1E1E1E1E1E1E1E1EL) + 0x7E7E7E7E7E7E7E7EL) & HIGH_BITS;
-    if ((leads & ~notOverlong) != 0) {
-      return INVALID;
+    long word = 0;
+    for (int k = rest - 1; k >= 0; k--) {
+      word = word << 8 | (bytes[i + k] & 0xFF);
     }
-    long expected = (leads << 8) | (pending ? 0x80L : 0L);
-    if (continuations != expected) {
-      return INVALID;
-    }
-    return (leads & 0x8000000000000000L) != 0 ? PENDING : VALID;
+    return word;
   }
 
   /**
@@ -109,7 +134,9 @@ final class Utf8 {
    * character, each read with one four-byte load and its sequence checked with masks, without a
    * branch per byte (text of three-byte characters, CJK or Hangul, seldom changes length from one
    * character to the next, so the branch per character is predicted); runs of eight ASCII bytes at
-   * once.
+   * once. Checking four three-byte characters per step (independent loads at i, i + 3, i + 6, i +
+   * 9) measured slower: values are short and their runs broken by spaces and ASCII, so the test of
+   * the four mostly failed; so did a branch with a constant step per length.
    */
   static boolean isValidByCharacter(byte[] bytes, int i, int end) {
     while (i < end) {

@@ -13,6 +13,7 @@ import java.util.BitSet;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Random;
+import java.util.function.IntFunction;
 import java.util.function.IntUnaryOperator;
 import org.junit.jupiter.api.Test;
 
@@ -20,9 +21,10 @@ import org.junit.jupiter.api.Test;
  * The UTF-8 check against the JDK's strict decoder (which rejects overlong forms, surrogates and
  * code points above U+10FFFF, as RFC 3629 does): every one-, two- and three-byte string and every
  * four-byte lead with every second byte, each at every offset of the eight-byte words the check
- * reads, between ASCII characters (checked word by word up to a lead of a longer sequence) or
- * multi-byte ones (from a three-byte character on, checked character by character), at the value's
- * end or before more characters.
+ * reads, between ASCII or two-byte characters (checked word by word up to a lead of a longer
+ * sequence) or multi-byte ones (from a three-byte character on, checked character by character), at
+ * the value's end or before more characters; leads whose continuation byte is in the next word;
+ * runs of three-byte characters with one bad byte; random text with one corruption.
  */
 class Utf8Test {
 
@@ -91,6 +93,123 @@ class Utf8Test {
       }
     }
     assertThat(wrong).as("truncated sequences taken as valid").isEmpty();
+  }
+
+  /**
+   * A lead byte in the last byte of a word (its continuation byte in the next word), after ASCII or
+   * two-byte characters, followed by every byte or by nothing, then by nothing, ASCII, two-, three-
+   * or four-byte characters.
+   */
+  @Test
+  void leadInTheLastByteOfAWordFollowedByEveryByte() {
+    int[] leads = {0xC0, 0xC1, 0xC2, 0xC3, 0xD0, 0xDF, 0xE0, 0xE4, 0xED, 0xF0, 0xF4, 0xF8};
+    String[] afters = {"", "x", "xxxxxxxx", "é", "éééé", "中", MULTI_BYTE_SUFFIX};
+    Random random = new Random(5);
+    List<String> wrong = new ArrayList<>();
+    for (int words = 1; words <= 3; words++) {
+      for (IntFunction<byte[]> before :
+          List.<IntFunction<byte[]>>of(Utf8Test::ascii, Utf8Test::twoByte)) {
+        for (int lead : leads) {
+          for (int next = -1; next < 256; next++) {
+            for (String after : afters) {
+              byte[] followedBy = next < 0 ? new byte[0] : new byte[] {(byte) next};
+              byte[] value =
+                  concat(
+                      before.apply(8 * words - 1),
+                      new byte[] {(byte) lead},
+                      followedBy,
+                      utf8(after));
+              checkStored(value, random, wrong);
+            }
+          }
+        }
+      }
+    }
+    assertThat(wrong).isEmpty();
+  }
+
+  /**
+   * Runs of three-byte characters (E0, ED and other leads among them) with one byte replaced by
+   * every other byte, or left out, at every position of the run, after 0 to 9 ASCII or two-byte
+   * bytes: surrogates (ED A0..), overlong forms (E0 80..), truncated sequences, wrong continuation
+   * bytes, a lead where a continuation byte belongs.
+   */
+  @Test
+  void runsOfThreeByteCharactersWithOneBadByte() {
+    byte[] run = utf8("\u0800中\uD7FF\uFFFD\uE000한\u0800\uD7FF");
+    String[] afters = {"", "x", MULTI_BYTE_SUFFIX};
+    Random random = new Random(3);
+    List<String> wrong = new ArrayList<>();
+    for (int position = 0; position <= 9; position++) {
+      for (byte[] before : new byte[][] {ascii(position), twoByte(position)}) {
+        for (String after : afters) {
+          for (int at = 0; at < run.length; at++) {
+            for (int replacement = -1; replacement < 256; replacement++) {
+              byte[] changed;
+              if (replacement < 0) {
+                changed =
+                    concat(Arrays.copyOf(run, at), Arrays.copyOfRange(run, at + 1, run.length));
+              } else {
+                changed = run.clone();
+                changed[at] = (byte) replacement;
+              }
+              checkStored(concat(before, changed, utf8(after)), random, wrong);
+            }
+          }
+        }
+      }
+    }
+    assertThat(wrong).isEmpty();
+  }
+
+  /**
+   * Random text of runs of ASCII, two-, three- and four-byte characters, whole or with one byte
+   * replaced, left out or added, stored between invalid bytes.
+   */
+  @Test
+  void agreesWithTheDecoderOnRandomTextWithOneCorruption() {
+    int[][] ranges = {{0x00, 0x7F}, {0x80, 0x7FF}, {0x800, 0xFFFF}, {0x10000, 0x10FFFF}};
+    Random random = new Random(13);
+    List<String> wrong = new ArrayList<>();
+    for (int n = 0; n < 200_000; n++) {
+      StringBuilder text = new StringBuilder();
+      int[] range = ranges[random.nextInt(4)];
+      for (int characters = random.nextInt(40); characters > 0; characters--) {
+        if (random.nextInt(4) == 0) { // else a run of characters of the same length
+          range = ranges[random.nextInt(4)];
+        }
+        int codePoint;
+        do {
+          codePoint = range[0] + random.nextInt(range[1] - range[0] + 1);
+        } while (codePoint >= Character.MIN_SURROGATE && codePoint <= Character.MAX_SURROGATE);
+        text.appendCodePoint(codePoint);
+      }
+      byte[] value = utf8(text.toString());
+      int at = value.length == 0 ? 0 : random.nextInt(value.length);
+      switch (random.nextInt(4)) {
+        case 0:
+          break;
+        case 1:
+          if (value.length > 0) {
+            value[at] = (byte) random.nextInt(256);
+          }
+          break;
+        case 2:
+          if (value.length > 0) {
+            value =
+                concat(Arrays.copyOf(value, at), Arrays.copyOfRange(value, at + 1, value.length));
+          }
+          break;
+        default:
+          value =
+              concat(
+                  Arrays.copyOf(value, at),
+                  new byte[] {(byte) random.nextInt(256)},
+                  Arrays.copyOfRange(value, at, value.length));
+      }
+      checkStored(value, random, wrong);
+    }
+    assertThat(wrong).isEmpty();
   }
 
   /** Random strings of valid and broken pieces, stored between invalid bytes. */
@@ -200,7 +319,7 @@ class Utf8Test {
     List<String> wrong = new ArrayList<>();
     for (int position = 0; position <= 9; position++) {
       for (Surrounding surrounding : Surrounding.values()) {
-        byte[] before = surrounding.multiByte ? multiByte(position) : ascii(position);
+        byte[] before = surrounding.before.apply(position);
         byte[] after = surrounding.after ? utf8(MULTI_BYTE_SUFFIX) : new byte[0];
         int offset = surrounding.garbage ? 3 : 0;
         byte[] stored = new byte[offset + position + length + after.length + offset];
@@ -220,19 +339,24 @@ class Utf8Test {
     assertThat(wrong).isEmpty();
   }
 
-  /** What is around the string under test. */
+  /**
+   * What is around the string under test: before it ASCII (checked word by word), two-byte
+   * characters (checked word by word with their errors carried across words) or characters of every
+   * length (checked character by character).
+   */
   private enum Surrounding {
-    ASCII_AT_END(false, false, false),
-    ASCII_BEFORE_MORE(false, true, true),
-    MULTI_BYTE_AT_END(true, false, true),
-    MULTI_BYTE_BEFORE_MORE(true, true, false);
+    ASCII_AT_END(Utf8Test::ascii, false, false),
+    ASCII_BEFORE_MORE(Utf8Test::ascii, true, true),
+    TWO_BYTE_BEFORE_MORE(Utf8Test::twoByte, true, false),
+    MULTI_BYTE_AT_END(Utf8Test::multiByte, false, true),
+    MULTI_BYTE_BEFORE_MORE(Utf8Test::multiByte, true, false);
 
-    final boolean multiByte;
+    final IntFunction<byte[]> before;
     final boolean after;
     final boolean garbage;
 
-    Surrounding(boolean multiByte, boolean after, boolean garbage) {
-      this.multiByte = multiByte;
+    Surrounding(IntFunction<byte[]> before, boolean after, boolean garbage) {
+      this.before = before;
       this.after = after;
       this.garbage = garbage;
     }
@@ -256,6 +380,19 @@ class Utf8Test {
     }
     while (out.hasRemaining()) {
       out.put((byte) 'q');
+    }
+    return out.array();
+  }
+
+  /** {@code length} bytes of two-byte characters, after one ASCII character when odd. */
+  private static byte[] twoByte(int length) {
+    ByteBuffer out = ByteBuffer.allocate(length);
+    if (length % 2 == 1) {
+      out.put((byte) 'q');
+    }
+    String[] characters = {"é", "ж", "\u0080", "\u07FF", "ß"};
+    for (int k = 0; out.hasRemaining(); k++) {
+      out.put(utf8(characters[k % characters.length]));
     }
     return out.array();
   }
