@@ -191,6 +191,15 @@ public final class PrimaryRanks {
     return entry == 0 ? STOP : (entry >>> FLAG_BITS) << 2 | length;
   }
 
+  /**
+   * Whether {@link #next} of the byte {@code b}, when it is an ASCII character, depends on nothing
+   * after it: it is neither a contraction starter nor the space under PAD SPACE. A walk that
+   * resumes right after such a character is the walk from the value's start, continued.
+   */
+  public boolean ranksAlone(byte b) {
+    return b >= 0 && asciiNext[b] != AFTER;
+  }
+
   /** The rank ({@code >= 1}) in a positive {@link #next} result. */
   public static int rank(int next) {
     return next >>> 2;

@@ -368,6 +368,101 @@ class CollationBoundsTrackerEquivalenceTest {
     return out;
   }
 
+  /**
+   * Values that depart from the bounds at every byte of their first eight-byte words and just past
+   * them (docs/design.md#tracker: bytes are compared eight at a time, the last ones by an
+   * overlapping or a masked load; a walk resumes right after an ASCII character that looks at
+   * nothing after it, or backs up over a starter or a space): every value of a file is one stem of
+   * the family cut at a random character and continued with random pieces, so that values and
+   * bounds share 0 to 7, exactly 8 and 9 or more bytes, end inside each other's first word or past
+   * it, are prefixes of each other, and depart from both bounds at the same byte or at different
+   * bytes, at contraction starters, combining marks and spaces too.
+   */
+  @ParameterizedTest(name = "{0} under {1}")
+  @MethodSource("wordBoundaryFamilies")
+  void departuresAroundEightByteWordsMatchTheReference(String family, Collation collation) {
+    List<String> pieces = CollationSamples.FAMILY_PIECES.get(family);
+    assertBoundsEqualTheReference(
+        collation,
+        collation::newComparator,
+        (random, order) -> stemFile(pieces, random, order),
+        200,
+        31);
+  }
+
+  static Stream<Arguments> wordBoundaryFamilies() {
+    return Stream.of(
+            family("latin", "icu.en_US", "icu.en_US-ci-ai"),
+            family("rtrim", "icu.en_US-rtrim", "icu.sv_SE-ci-rtrim"),
+            family("nordic", "icu.sv_SE", "icu.da_DK"),
+            family("turkish", "icu.tr_TR-ci"),
+            family("contractions", "icu.cs_CZ", "icu.hu"),
+            family("cjk", "icu.ja"),
+            family("url", "icu.en_US-ci"),
+            Stream.of(
+                arguments(
+                    "contractions",
+                    CollationSamples.icuCollation("es@collation=traditional", Collator.TERTIARY))))
+        .flatMap(s -> s);
+  }
+
+  /** A file of values that all branch off one stem of {@code pieces}, at any of its characters. */
+  static List<String> stemFile(List<String> pieces, Random random, Comparator<String> order) {
+    String stem = CollationSamples.pieces("", pieces, 16, random);
+    return poolFile(
+        r -> {
+          int cut =
+              stem.offsetByCodePoints(0, r.nextInt(stem.codePointCount(0, stem.length()) + 1));
+          return CollationSamples.pieces(stem.substring(0, cut), pieces, 3, r);
+        },
+        random,
+        order);
+  }
+
+  /**
+   * The tracker's byte comparison is {@link Arrays#mismatch} for every pair of lengths up to 20,
+   * every point of departure, every known shared start, and every amount of room after the value in
+   * its array and after the bound in its own (the loads read past either, and must ignore what they
+   * find there).
+   */
+  @Test
+  void byteMismatchIsArraysMismatchEverywhere() {
+    Random random = new Random(11);
+    for (int boundLength = 0; boundLength <= 20; boundLength++) {
+      for (int length = 0; length <= 20; length++) {
+        for (int departure = 0; departure <= Math.max(boundLength, length); departure++) {
+          for (int room = 0; room <= 9; room++) {
+            byte[] bound = new byte[boundLength + room];
+            random.nextBytes(bound);
+            int offset = random.nextInt(9);
+            byte[] value = new byte[offset + length + room];
+            random.nextBytes(value);
+            System.arraycopy(bound, 0, value, offset, Math.min(boundLength, length));
+            if (departure < Math.min(boundLength, length)) {
+              value[offset + departure] ^= (byte) (1 << random.nextInt(8));
+            }
+            int expected = Arrays.mismatch(bound, 0, boundLength, value, offset, offset + length);
+            int known = expected < 0 ? Math.min(boundLength, length) : expected;
+            for (int from = 0; from <= known; from++) {
+              assertThat(
+                      CollationBoundsTracker.mismatch(
+                          bound, boundLength, value, offset, length, from))
+                  .as(
+                      "bound %s (%s), value %s at %s (%s), from %s",
+                      Arrays.toString(bound),
+                      boundLength,
+                      Arrays.toString(value),
+                      offset,
+                      length,
+                      from)
+                  .isEqualTo(expected);
+            }
+          }
+        }
+      }
+    }
+  }
+
   /** Without ranks (a comparator that offers none) the tracker is just as exact. */
   @Test
   void boundsEqualTheNaiveReferenceWithAComparatorWithoutRanks() {
