@@ -279,7 +279,14 @@ public final class CollationBoundsTracker {
     for (int i = min.rankAt[start], j = max.rankAt[start]; ; i++, j++) {
       int next = ranks.next(bytes, pos, end);
       if (next == PrimaryRanks.STOP) {
-        return both(UNDECIDED, UNDECIDED);
+        // As in walkFrom: a starter before what goes on its contraction may still decide.
+        long range = ranks.contractionRange(bytes, pos, end);
+        int toMin = min.order(range, i);
+        if (toMin == LESS) {
+          return both(LESS, LESS);
+        }
+        int toMax = max.order(range, j);
+        return both(toMax == GREATER ? GREATER : toMin, toMax);
       }
       if (next == PrimaryRanks.END) {
         int toMin = i < min.rankCount ? LESS : UNDECIDED;
