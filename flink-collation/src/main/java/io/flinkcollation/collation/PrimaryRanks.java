@@ -507,35 +507,43 @@ public final class PrimaryRanks {
    */
   private static int[] continuations(
       List<int[]> ranked, Map<Integer, UnicodeSet> laterByStarter, int[] entries) {
-    // The ranked characters that are, or whose decomposition starts with, each code point.
+    // The later code points of the contractions each ranked starter may start.
+    Normalizer2 nfd = Normalizer2.getNFDInstance();
+    Map<Integer, UnicodeSet> laterOf = new HashMap<>();
+    UnicodeSet anyLater = new UnicodeSet();
+    for (int[] character : ranked) {
+      if ((character[1] & STARTER) != 0) {
+        String single = new String(Character.toChars(character[0]));
+        UnicodeSet later = new UnicodeSet();
+        (single + nfd.normalize(single))
+            .codePoints()
+            .mapToObj(laterByStarter::get)
+            .filter(set -> set != null)
+            .forEach(later::addAll);
+        laterOf.put(character[0], later);
+        anyLater.addAll(later);
+      }
+    }
+    // The ranked characters that are, or whose decomposition starts with, such a code point.
     Map<Integer, List<Integer>> rankedByLeading = new HashMap<>();
     for (int[] character : ranked) {
-      rankedByLeading.computeIfAbsent(character[0], k -> new ArrayList<>()).add(character[0]);
-      if (character[2] != character[0]) {
+      if (anyLater.contains(character[0])) {
+        rankedByLeading.computeIfAbsent(character[0], k -> new ArrayList<>()).add(character[0]);
+      }
+      if (character[2] != character[0] && anyLater.contains(character[2])) {
         rankedByLeading.computeIfAbsent(character[2], k -> new ArrayList<>()).add(character[0]);
       }
     }
-    Normalizer2 nfd = Normalizer2.getNFDInstance();
     List<Integer> pairs = new ArrayList<>();
-    for (int[] character : ranked) {
-      if ((character[1] & STARTER) == 0) {
-        continue;
-      }
-      int starter = character[0];
-      String single = new String(Character.toChars(starter));
-      UnicodeSet later = new UnicodeSet();
-      (single + nfd.normalize(single))
-          .codePoints()
-          .mapToObj(laterByStarter::get)
-          .filter(set -> set != null)
-          .forEach(later::addAll);
-      for (String next : later) {
-        for (int following : rankedByLeading.getOrDefault(next.codePointAt(0), List.of())) {
-          entries[following] |= CONTINUES;
-          pairs.add(starter << 16 | following);
-        }
-      }
-    }
+    laterOf.forEach(
+        (starter, later) -> {
+          for (String next : later) {
+            for (int following : rankedByLeading.getOrDefault(next.codePointAt(0), List.of())) {
+              entries[following] |= CONTINUES;
+              pairs.add(starter << 16 | following);
+            }
+          }
+        });
     return pairs.stream().mapToInt(Integer::intValue).sorted().distinct().toArray();
   }
 
