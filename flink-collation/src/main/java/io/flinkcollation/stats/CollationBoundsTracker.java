@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.Optional;
+import org.apache.iceberg.relocated.com.google.common.annotations.VisibleForTesting;
 import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
 
 /**
@@ -33,7 +34,7 @@ import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
  *
  * <p>Cost (docs/design.md#tracker). With the collation's {@link PrimaryRanks}, most values are
  * decided without the collator: the range of the first primary weight of values that start with its
- * first character ({@link PrimaryRanks#firstPrimaryRange}; one bit per ASCII character, kept for
+ * first character ({@link PrimaryRanks#firstPrimaryRange}; one bit per BMP character, cached for
  * the current bounds' exact first primaries) tells whether it alone puts a value strictly inside,
  * as it does for most values of a long file, or makes it a new bound by a primary difference,
  * contraction starters and expansions included; otherwise the value's ranks are walked against
@@ -69,6 +70,9 @@ public final class CollationBoundsTracker {
   private static final int GREATER = 1;
   private static final int UNDECIDED = 2;
 
+  // Blocks of 64 code points in the Basic Multilingual Plane.
+  private static final int BMP_BLOCKS = PrimaryRanks.LIMIT / 64;
+
   private final int metricId;
   private final Comparator<String> comparator;
   private final PrimaryRanks ranks;
@@ -77,10 +81,18 @@ public final class CollationBoundsTracker {
   private final Bound min = new Bound(true);
   private final Bound max = new Bound(false);
   // By first ASCII character: whether a value starting with it lies strictly between the bounds,
-  // whatever follows, so that the common case reads no memory beyond this object and the value
-  // (other first characters look up their rank). Rebuilt when the first rank of a bound changes.
+  // whatever follows, so that the common case reads no memory beyond this object and the value.
+  // Rebuilt when the first rank of a bound changes.
   private long insideAsciiLow;
   private long insideAsciiHigh;
+  // The same bit for the other first characters of the Basic Multilingual Plane (two or three
+  // bytes), one word per block of 64 code points, so that they need not look up their range in the
+  // ranks' 512 KiB table (a cache miss for CJK and Hangul). A block's word is filled when a value
+  // first starts in it and holds only while its bit in filledBlocks is set: all are cleared when
+  // the first rank of a bound changes. Allocated with the first such value, grown to its highest
+  // block: at most 8 KiB and 128 bytes.
+  private long[] insideBeyondAscii;
+  private long[] filledBlocks;
   private int insideFor = -1;
   private int insideUntil = -1;
   // How many leading bytes the bounds share (-1: the same bytes), so that a value's mismatch with
@@ -414,7 +426,8 @@ public final class CollationBoundsTracker {
    * first primary of values that start with it lies above the minimum's and below the maximum's
    * (never before the first value, nor without ranks: the bits are all clear then).
    */
-  private boolean insideByFirstCharacter(byte[] bytes, int offset, int length) {
+  @VisibleForTesting
+  boolean insideByFirstCharacter(byte[] bytes, int offset, int length) {
     if (length == 0) {
       return false;
     }
@@ -422,11 +435,63 @@ public final class CollationBoundsTracker {
     if (lead >= 0) {
       return ((lead < 64 ? insideAsciiLow : insideAsciiHigh) & (1L << lead)) != 0;
     }
-    if (ranks == null) {
+    // A two- or three-byte first character is decoded without checking its continuation bytes: a
+    // value this takes as inside is checked whole right after (add), and an invalid one makes the
+    // metric INVALID_UTF8 whatever the bit said. Four-byte and invalid leads and a character the
+    // value's end cuts off go the long way (account), which never reads past the end either.
+    // Without a branch between two and three bytes, which alternate in mixed scripts.
+    int three = (lead >>> 5) & 1;
+    if (lead < (byte) 0xC2 || lead > (byte) 0xEF || length <= 1 + three) {
       return false;
     }
-    long range = ranks.firstPrimaryRange(PrimaryRanks.codePointAt(bytes, offset, offset + length));
-    return PrimaryRanks.low(range) > insideFor && PrimaryRanks.high(range) < insideUntil;
+    // A three-byte lead (0xE0..0xEF) has bit 0x10 clear, so 0x1F masks either; for two bytes the
+    // last byte read is the second again, masked off.
+    int leading = (lead & 0x1F) << 6 | (bytes[offset + 1] & 0x3F);
+    int codePoint = leading << (6 * three) | (bytes[offset + 1 + three] & 0x3F & -three);
+    int block = codePoint >>> 6;
+    long[] filled = filledBlocks;
+    if (filled != null && (filled[block >>> 6] & (1L << block)) != 0) {
+      return (insideBeyondAscii[block] & (1L << codePoint)) != 0;
+    }
+    return fillBlock(block, codePoint);
+  }
+
+  /**
+   * Fills the inside bits of the block of 64 code points {@code block} for the current bounds, and
+   * answers {@link #insideByFirstCharacter} for {@code codePoint} of it.
+   */
+  private boolean fillBlock(int block, int codePoint) {
+    if (ranks == null || !bounded) {
+      return false;
+    }
+    if (insideBeyondAscii == null || block >= insideBeyondAscii.length) {
+      // Grown by doubling to the highest block seen: Latin and Cyrillic take a few words, CJK all.
+      int words = Math.min(BMP_BLOCKS, Integer.highestOneBit(block | 1) << 1);
+      insideBeyondAscii =
+          insideBeyondAscii == null ? new long[words] : Arrays.copyOf(insideBeyondAscii, words);
+      if (filledBlocks == null) {
+        filledBlocks = new long[BMP_BLOCKS / 64];
+      }
+    }
+    long inside = insideBits(block);
+    insideBeyondAscii[block] = inside;
+    filledBlocks[block >>> 6] |= 1L << block;
+    return (inside & (1L << codePoint)) != 0;
+  }
+
+  /**
+   * Bit {@code i} set when a value starting with code point {@code 64 * block + i} lies strictly
+   * inside the bounds by its first primary alone.
+   */
+  private long insideBits(int block) {
+    long bits = 0;
+    for (int i = 0, codePoint = block << 6; i < 64; i++, codePoint++) {
+      long range = ranks.firstPrimaryRange(codePoint);
+      if (PrimaryRanks.low(range) > insideFor && PrimaryRanks.high(range) < insideUntil) {
+        bits |= 1L << i;
+      }
+    }
+    return bits;
   }
 
   /**
@@ -446,7 +511,10 @@ public final class CollationBoundsTracker {
     return true;
   }
 
-  /** Rebuilds the inside-by-first-character bits when the first primary of a bound has changed. */
+  /**
+   * Rebuilds the inside-by-first-character bits of ASCII, and forgets those of other blocks, when
+   * the first primary of a bound has changed.
+   */
   private void boundsMoved() {
     boundsShared = min.mismatch(max.bytes, 0, max.length, 0);
     if (ranks == null || (min.firstRank == insideFor && max.firstRank == insideUntil)) {
@@ -454,20 +522,11 @@ public final class CollationBoundsTracker {
     }
     insideFor = min.firstRank;
     insideUntil = max.firstRank;
-    long low = 0;
-    long high = 0;
-    for (int cp = 0; cp < 128; cp++) {
-      long range = ranks.firstPrimaryRange(cp);
-      if (PrimaryRanks.low(range) > insideFor && PrimaryRanks.high(range) < insideUntil) {
-        if (cp < 64) {
-          low |= 1L << cp;
-        } else {
-          high |= 1L << cp;
-        }
-      }
+    insideAsciiLow = insideBits(0);
+    insideAsciiHigh = insideBits(1);
+    if (filledBlocks != null) {
+      Arrays.fill(filledBlocks, 0L);
     }
-    insideAsciiLow = low;
-    insideAsciiHigh = high;
   }
 
   /** Whether the value is valid UTF-8; if not, the metric has no bounds in this file. */
