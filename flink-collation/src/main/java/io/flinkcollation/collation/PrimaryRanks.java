@@ -182,8 +182,7 @@ public final class PrimaryRanks {
         int followingCodePoint = codePoint(bytes, next, nextLength);
         int following = entries[followingCodePoint];
         if (following == 0
-            || ((following & CONTINUES) != 0
-                && Arrays.binarySearch(continuations, codePoint << 16 | followingCodePoint) >= 0)) {
+            || ((following & CONTINUES) != 0 && continuation(codePoint, followingCodePoint) >= 0)) {
           return STOP;
         }
       }
@@ -482,11 +481,16 @@ public final class PrimaryRanks {
     if (nextLength == 0) {
       return ANY_FIRST_PRIMARY;
     }
-    int found =
-        Arrays.binarySearch(
-            continuations,
-            codePoint(bytes, pos, length) << 16 | codePoint(bytes, next, nextLength));
+    int found = continuation(codePoint(bytes, pos, length), codePoint(bytes, next, nextLength));
     return found < 0 ? ANY_FIRST_PRIMARY : continuationRanges[found];
+  }
+
+  /**
+   * The index of the pair of {@code starter} and {@code following} in {@link #continuations}
+   * (negative when the character goes on none of the starter's contractions).
+   */
+  private int continuation(int starter, int following) {
+    return Arrays.binarySearch(continuations, starter << 16 | following);
   }
 
   /**
