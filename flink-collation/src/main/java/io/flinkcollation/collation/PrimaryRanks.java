@@ -248,6 +248,15 @@ public final class PrimaryRanks {
   }
 
   /**
+   * The {@link #firstPrimaryRange} of a value whose first character, as {@link #next} walks it, has
+   * rank {@code rank}: that character's first primary alone ({@link #firstPrimaryOfRank}).
+   */
+  public static long exactFirstPrimary(int rank) {
+    int first = firstPrimaryOfRank(rank);
+    return rangeOf(first, first);
+  }
+
+  /**
    * The first primary weight of the whole {@code value} as its order at primary strength sees it
    * (after ignorables, under alternate shifted after variable characters, under PAD SPACE without
    * trailing spaces): 0 when it has none, {@code 2r} for the primary of rank {@code r}, {@code 2r +

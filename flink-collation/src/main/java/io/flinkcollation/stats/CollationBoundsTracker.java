@@ -37,14 +37,17 @@ import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
  * first character ({@link PrimaryRanks#firstPrimaryRange}; one bit per BMP character, cached for
  * the current bounds' exact first primaries) tells whether it alone puts a value strictly inside,
  * as it does for most values of a long file, or makes it a new bound by a primary difference,
- * contraction starters and expansions included; otherwise the value's ranks are walked against
- * those of each bound the first primaries left open, from where its bytes depart from that bound
- * and only until they differ, which makes it inside or a new bound (a value equal in bytes to a
- * bound is done there). Such values are then only validated as UTF-8. A value the ranks cannot
- * decide is looked up among the values already accounted for in this file ({@link SeenValues}) and
- * skipped when found. Only the rest is decoded and compared with the collator, against the bounds
- * the ranks left open. Nothing is allocated per value on the ranked paths, and the common one
- * touches no memory but this object and the value. Memory does not grow with the number of values.
+ * contraction starters and expansions included; a value the bit leaves open gets the exact first
+ * primary of its first character where {@link PrimaryRanks#next} ranks it (a contraction starter,
+ * Swedish {@code å}, before what goes on none of its contractions), which mostly decides it the
+ * same way; otherwise the value's ranks are walked against those of each bound the first primaries
+ * left open, from where its bytes depart from that bound and only until they differ, which makes it
+ * inside or a new bound (a value equal in bytes to a bound is done there). Such values are then
+ * only validated as UTF-8. A value the ranks cannot decide is looked up among the values already
+ * accounted for in this file ({@link SeenValues}) and skipped when found. Only the rest is decoded
+ * and compared with the collator, against the bounds the ranks left open. Nothing is allocated per
+ * value on the ranked paths, and the common one touches no memory but this object and the value.
+ * Memory does not grow with the number of values.
  *
  * <p>Not part of the supported API ({@link io.flinkcollation.api.PublicApi}): public for other
  * packages of this project only.
@@ -151,11 +154,14 @@ public final class CollationBoundsTracker {
       first(bytes, offset, length);
       return;
     }
-    // The first primaries alone may make it a new bound, or tell its order against one bound.
-    long firstRange =
-        ranks == null
-            ? PrimaryRanks.ANY_FIRST_PRIMARY
-            : ranks.firstPrimaryRange(PrimaryRanks.codePointAt(bytes, offset, offset + length));
+    // The first primaries alone may put it inside, make it a new bound, or tell its order against
+    // one bound.
+    long firstRange = firstPrimaryRange(bytes, offset, length);
+    if (PrimaryRanks.low(firstRange) > min.firstRank
+        && PrimaryRanks.high(firstRange) < max.firstRank) {
+      checkUtf8(bytes, offset, length);
+      return;
+    }
     if (newBoundByFirstPrimary(firstRange, bytes, offset, length)) {
       return;
     }
@@ -236,6 +242,27 @@ public final class CollationBoundsTracker {
     compare(bytes, offset, length, toMin != GREATER, toMax != LESS);
     boundsMoved();
     seen.add(bytes, offset, length, hash);
+  }
+
+  /**
+   * The range of the value's first primary: exactly its first character's rank where {@link
+   * PrimaryRanks#next} ranks that character, else what any value starting with it may have.
+   *
+   * <p>The exact rank matters for a contraction starter, or a letter holding one (Swedish {@code
+   * å}, {@code ä}, {@code ö}, {@code a}, {@code e}): its {@link PrimaryRanks#firstPrimaryRange}
+   * spans its contractions, so the bit by first character cannot put it inside, though before a
+   * character that goes on none of them (the usual case: {@code Å} before {@code s}) its first
+   * primary is its own rank, which {@link PrimaryRanks#next} gives, looking at that character.
+   */
+  private long firstPrimaryRange(byte[] bytes, int offset, int length) {
+    if (ranks == null) {
+      return PrimaryRanks.ANY_FIRST_PRIMARY;
+    }
+    int next = ranks.next(bytes, offset, offset + length);
+    if (next > 0) {
+      return PrimaryRanks.exactFirstPrimary(PrimaryRanks.rank(next));
+    }
+    return ranks.firstPrimaryRange(PrimaryRanks.codePointAt(bytes, offset, offset + length));
   }
 
   /**
