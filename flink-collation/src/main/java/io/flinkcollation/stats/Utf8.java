@@ -130,33 +130,34 @@ final class Utf8 {
   }
 
   /**
-   * Whether {@code bytes[i..end)}, which starts with a character, is valid UTF-8: character by
-   * character, each read with one four-byte load and its sequence checked with masks, without a
-   * branch per byte (text of three-byte characters, CJK or Hangul, seldom changes length from one
-   * character to the next, so the branch per character is predicted); runs of eight ASCII bytes at
-   * once. Checking four three-byte characters per step (independent loads at i, i + 3, i + 6, i +
+   * Whether {@code bytes[i..end)}, which starts with a character, is valid UTF-8, from one
+   * eight-byte load per step (the last 1 to 7 bytes by {@link #lastWord}, with zero bytes after
+   * them, so that a sequence cut off at the end lacks its continuation bytes): two three-byte
+   * characters at once ({@link #twoThreeByteCharacters}, six bytes per step: runs of CJK, Hangul,
+   * Devanagari), else a run of ASCII bytes, else one character, three-byte first ({@link
+   * #threeByteCharacter}), then two- or four-byte ({@link #sequence}).
+   *
+   * <p>The tests are ordered by what fails cheapest: the pair's shape (one mask compare) before its
+   * second-byte rule, so a step in mixed text that does not start two three-byte characters costs
+   * little. Checking four three-byte characters per step (independent loads at i, i + 3, i + 6, i +
    * 9) measured slower: values are short and their runs broken by spaces and ASCII, so the test of
    * the four mostly failed; so did a branch with a constant step per length.
    */
   static boolean isValidByCharacter(byte[] bytes, int i, int end) {
     while (i < end) {
-      int rest = end - i;
-      int next4;
-      if (rest >= 4) {
-        next4 = (int) INTS.get(bytes, i);
-      } else if (end >= 4) {
-        // The last 1 to 3 bytes with zero bytes (ASCII) after them: a sequence cut off at the
-        // end lacks its continuation bytes.
-        next4 = (int) INTS.get(bytes, end - 4) >>> ((4 - rest) << 3);
-      } else {
-        int middle = rest >>> 1; // first, middle and last byte, overlapping when rest < 3
-        next4 =
-            (bytes[i] & 0xFF)
-                | (bytes[i + middle] & 0xFF) << (middle << 3)
-                | (bytes[end - 1] & 0xFF) << ((rest - 1) << 3);
+      long next8 = end - i >= 8 ? (long) LONGS.get(bytes, i) : lastWord(bytes, i, end);
+      if (twoThreeByteCharacters(next8)) {
+        i += 6;
+        continue;
       }
+      int next4 = (int) next8;
       if ((next4 & 0x80) == 0) {
-        i += rest >= 8 && ((long) LONGS.get(bytes, i) & HIGH_BITS) == 0 ? 8 : 1;
+        // ASCII up to the next byte that is not (past the end, all eight: the loop ends).
+        i += Long.numberOfTrailingZeros(next8 & HIGH_BITS) >>> 3;
+        continue;
+      }
+      if (threeByteCharacter(next4)) {
+        i += 3;
         continue;
       }
       int sequence = sequence(next4);
@@ -169,19 +170,42 @@ final class Utf8 {
   }
 
   /**
-   * The length of the valid multi-byte sequence whose lead byte is the low byte of {@code next4}
-   * (little-endian), else 0.
+   * Whether the low six bytes of {@code next8} (little-endian) are two valid three-byte characters:
+   * each lead 1110xxxx before two continuation bytes 10xxxxxx, and each second byte in its lead's
+   * range as {@link #threeByteCharacter} checks it, for both characters at once.
+   */
+  private static boolean twoThreeByteCharacters(long next8) {
+    if ((next8 & 0xC0C0F0_C0C0F0L) != 0x8080E0_8080E0L) {
+      return false;
+    }
+    // Per character, the lead's low nibble XOR 0xD if the second byte has bit 0x20 is zero exactly
+    // for E0 with 80..9F (overlong) and ED with A0..BF (surrogate). Bit 0x20 of the second bytes
+    // (bits 13 and 37) shifted by 13 lands on bit 0 of the leads (bits 0 and 24); adding 0xF to a
+    // nibble carries into its bit 0x10 unless the nibble is zero.
+    long flips = ((next8 >>> 13) & 0x01000001L) * 0xD;
+    long nibbles = (next8 ^ flips) & 0x0F00000FL;
+    return ((nibbles + 0x0F00000FL) & 0x10000010L) == 0x10000010L;
+  }
+
+  /**
+   * Whether the low three bytes of {@code next4} (little-endian) are a valid three-byte character:
+   * a lead 1110xxxx before two continuation bytes, the second byte A0..BF after E0 (no overlong
+   * forms), 80..9F after ED (no surrogates; ED leads the Hangul syllables from U+D000 on).
+   */
+  private static boolean threeByteCharacter(int next4) {
+    // The lead's low nibble and bit 0x20 of the second byte.
+    int leadAndSecond = next4 & 0x200F;
+    return (next4 & 0xC0C0F0) == 0x8080E0 && leadAndSecond != 0x0000 && leadAndSecond != 0x200D;
+  }
+
+  /**
+   * The length of the valid two- or four-byte sequence whose lead byte is the low byte of {@code
+   * next4} (little-endian), else 0 (three-byte characters are {@link #threeByteCharacter}'s).
    */
   private static int sequence(int next4) {
     if ((next4 & 0xC0E0) == 0x80C0) {
       // C0 and C1 would be overlong: the lead needs one of the bits 0x1E.
       return (next4 & 0x1E) != 0 ? 2 : 0;
-    }
-    if ((next4 & 0xC0C0F0) == 0x8080E0) {
-      // The lead's low nibble and bit 0x20 of the second byte: E0 needs A0..BF (no overlong
-      // forms), ED needs 80..9F (no surrogates; ED leads the Hangul syllables from U+D000 on).
-      int leadAndSecond = next4 & 0x200F;
-      return leadAndSecond != 0x0000 && leadAndSecond != 0x200D ? 3 : 0;
     }
     if ((next4 & 0xC0C0C0F8) == 0x808080F0) {
       // F0 needs 90..BF (no overlong forms), F4 80..8F (at most U+10FFFF), F5..F7 never.

@@ -35,6 +35,11 @@ class Utf8Test {
 
   private static final String MULTI_BYTE_SUFFIX = "é中x😀ж";
 
+  /** The code points of one-, two-, three- and four-byte characters. */
+  private static final int[][] LENGTH_RANGES = {
+    {0x00, 0x7F}, {0x80, 0x7FF}, {0x800, 0xFFFF}, {0x10000, 0x10FFFF}
+  };
+
   @Test
   void everyOneByteString() {
     assertAgreesWithDecoder(1, 1 << 8, s -> s);
@@ -163,26 +168,126 @@ class Utf8Test {
   }
 
   /**
+   * Runs of 2 to 12 three-byte characters (checked two per eight-byte load, six bytes per step),
+   * whole or with one byte replaced, left out or doubled at every byte of the run, so at every byte
+   * of a step: a surrogate (ED A0..), an overlong form (E0 80..), a cut sequence, a wrong
+   * continuation byte, a lead or an ASCII byte where a continuation byte belongs. The run starts 0
+   * to 9 bytes into the value and at every offset 0 to 9 of its array, and ends 0 to 8 bytes before
+   * the value's end, which is the array's end or before garbage.
+   */
+  @Test
+  void runsOfTwoToTwelveThreeByteCharactersWithOneBadByteAtEveryPosition() {
+    // E0 A0 80 and ED 9F BF are the first and last of their lead's range, so a second byte
+    // changed in them gives an overlong form or a surrogate; likewise a lead changed to E0 or ED.
+    String characters = "\u0800中\uD7FF한\u0FFF\uFFFD\uE000ऀ北\u1000京\uEFFF";
+    int[] replacements = {
+      0x00, 0x20, 0x41, 0x7F, 0x80, 0x8F, 0x9F, 0xA0, 0xBF, 0xC0, 0xC2, 0xDF, 0xE0, 0xE4, 0xED,
+      0xEF, 0xF0, 0xF4, 0xF8, 0xFF
+    };
+    List<String> wrong = new ArrayList<>();
+    for (int count = 2; count <= 12; count++) {
+      byte[] run = utf8(characters.substring(0, count));
+      List<byte[]> variants = new ArrayList<>();
+      variants.add(run);
+      for (int at = 0; at < run.length; at++) {
+        for (int replacement : replacements) {
+          byte[] changed = run.clone();
+          changed[at] = (byte) replacement;
+          variants.add(changed);
+        }
+        variants.add(concat(Arrays.copyOf(run, at), Arrays.copyOfRange(run, at + 1, run.length)));
+        variants.add(concat(Arrays.copyOf(run, at + 1), Arrays.copyOfRange(run, at, run.length)));
+      }
+      for (byte[] variant : variants) {
+        for (int after = 0; after <= 8; after++) {
+          for (byte[] tail : new byte[][] {ascii(after), multiByte(after)}) {
+            for (int before = 0; before <= 9; before++) {
+              byte[] value = concat(ascii(before), variant, tail);
+              boolean valid = strictlyValid(value);
+              // The run starts at every offset of its array for each number of bytes before it.
+              int offset = before * 3 % 10;
+              checkAt(value, valid, offset, 0, wrong);
+              checkAt(value, valid, offset, 9, wrong);
+            }
+          }
+        }
+      }
+    }
+    assertThat(wrong).isEmpty();
+  }
+
+  /**
+   * Every pair of three-byte leads E0..EF with every second byte 80..BF, side by side as one step
+   * of six bytes (each character's lead and second byte decide alone whether it is overlong or a
+   * surrogate), at the value's start, after one ASCII byte, and as the value's last six bytes.
+   */
+  @Test
+  void everyPairOfThreeByteLeadsWithEverySecondByte() {
+    List<String> wrong = new ArrayList<>();
+    byte[] pair = new byte[6];
+    for (int first = 0; first < 16 * 64; first++) {
+      for (int second = 0; second < 16 * 64; second++) {
+        putThreeByte(first, pair, 0);
+        putThreeByte(second, pair, 3);
+        boolean valid = strictlyValid(pair);
+        checkAt(concat(pair, ascii(2)), valid, 0, 0, wrong);
+        checkAt(concat(ascii(1), pair, ascii(1)), valid, 3, 0, wrong);
+        checkAt(concat(ascii(3), pair), valid, 0, 0, wrong);
+      }
+    }
+    assertThat(wrong).isEmpty();
+  }
+
+  /**
+   * Text mixing ASCII, two-, three- and four-byte characters in short runs (so three-byte steps
+   * start and stop at every kind of neighbour), with every byte replaced by a few others or left
+   * out, against the decoder.
+   */
+  @Test
+  void mixedTextWithEveryByteCorrupted() {
+    int[] replacements = {0x20, 0x80, 0xA0, 0xBF, 0xC3, 0xE0, 0xED, 0xF0, 0xFF};
+    Random random = new Random(17);
+    List<String> wrong = new ArrayList<>();
+    for (int n = 0; n < 3_000; n++) {
+      StringBuilder text = new StringBuilder();
+      for (int characters = 2 + random.nextInt(14); characters > 0; characters--) {
+        // Mostly three-byte characters, in runs broken by the others.
+        int[] range = LENGTH_RANGES[random.nextInt(3) == 0 ? random.nextInt(4) : 2];
+        text.appendCodePoint(randomCodePoint(range, random));
+      }
+      byte[] value = utf8(text.toString());
+      checkStored(value, random, wrong);
+      for (int at = 0; at < value.length; at++) {
+        for (int replacement : replacements) {
+          byte[] changed = value.clone();
+          changed[at] = (byte) replacement;
+          checkStored(changed, random, wrong);
+        }
+        checkStored(
+            concat(Arrays.copyOf(value, at), Arrays.copyOfRange(value, at + 1, value.length)),
+            random,
+            wrong);
+      }
+    }
+    assertThat(wrong).isEmpty();
+  }
+
+  /**
    * Random text of runs of ASCII, two-, three- and four-byte characters, whole or with one byte
    * replaced, left out or added, stored between invalid bytes.
    */
   @Test
   void agreesWithTheDecoderOnRandomTextWithOneCorruption() {
-    int[][] ranges = {{0x00, 0x7F}, {0x80, 0x7FF}, {0x800, 0xFFFF}, {0x10000, 0x10FFFF}};
     Random random = new Random(13);
     List<String> wrong = new ArrayList<>();
     for (int n = 0; n < 200_000; n++) {
       StringBuilder text = new StringBuilder();
-      int[] range = ranges[random.nextInt(4)];
+      int[] range = LENGTH_RANGES[random.nextInt(4)];
       for (int characters = random.nextInt(40); characters > 0; characters--) {
         if (random.nextInt(4) == 0) { // else a run of characters of the same length
-          range = ranges[random.nextInt(4)];
+          range = LENGTH_RANGES[random.nextInt(4)];
         }
-        int codePoint;
-        do {
-          codePoint = range[0] + random.nextInt(range[1] - range[0] + 1);
-        } while (codePoint >= Character.MIN_SURROGATE && codePoint <= Character.MAX_SURROGATE);
-        text.appendCodePoint(codePoint);
+        text.appendCodePoint(randomCodePoint(range, random));
       }
       byte[] value = utf8(text.toString());
       int at = value.length == 0 ? 0 : random.nextInt(value.length);
@@ -289,19 +394,42 @@ class Utf8Test {
     assertThat(wrong).isEmpty();
   }
 
+  /** A random code point of {@code range} ({@link #LENGTH_RANGES}), not a surrogate. */
+  private static int randomCodePoint(int[] range, Random random) {
+    int codePoint;
+    do {
+      codePoint = range[0] + random.nextInt(range[1] - range[0] + 1);
+    } while (codePoint >= Character.MIN_SURROGATE && codePoint <= Character.MAX_SURROGATE);
+    return codePoint;
+  }
+
   private static void checkStored(byte[] value, Random random, List<String> wrong) {
-    int offset = random.nextInt(10);
-    byte[] stored = new byte[offset + value.length + random.nextInt(10)];
+    checkAt(value, strictlyValid(value), random.nextInt(10), random.nextInt(10), wrong);
+  }
+
+  /**
+   * Checks {@code value}, whose validity is {@code valid}, stored at {@code offset} of an array
+   * with {@code room} bytes after it, all other bytes invalid (continuation bytes).
+   */
+  private static void checkAt(
+      byte[] value, boolean valid, int offset, int room, List<String> wrong) {
+    byte[] stored = new byte[offset + value.length + room];
     Arrays.fill(stored, GARBAGE);
     System.arraycopy(value, 0, stored, offset, value.length);
-    boolean valid = strictlyValid(value);
     if (Utf8.isValid(stored, offset, value.length) != valid && wrong.size() < 10) {
-      wrong.add(HEX.formatHex(value));
+      wrong.add(HEX.formatHex(value) + " at " + offset);
     }
     if (Utf8.isValidByCharacter(stored, offset, offset + value.length) != valid
         && wrong.size() < 10) {
-      wrong.add("by character: " + HEX.formatHex(value));
+      wrong.add("by character: " + HEX.formatHex(value) + " at " + offset);
     }
+  }
+
+  /** The three-byte character of lead E0 + {@code n / 64}, second byte 80 + {@code n % 64}. */
+  private static void putThreeByte(int n, byte[] into, int at) {
+    into[at] = (byte) (0xE0 + n / 64);
+    into[at + 1] = (byte) (0x80 + n % 64);
+    into[at + 2] = (byte) (n % 2 == 0 ? 0x80 : 0xBF);
   }
 
   /**
