@@ -49,8 +49,8 @@ final class Utf8 {
   /**
    * Whether {@code bytes[i..end)}, which starts with a character, is valid UTF-8: eight bytes per
    * step while they are ASCII or two-byte sequences (Latin with accents, Greek, Cyrillic, Hebrew,
-   * Arabic...), from the first lead byte of a longer sequence on character by character ({@link
-   * #isValidByCharacter}).
+   * Arabic...), from the first lead byte of a longer sequence on two three-byte characters or one
+   * character per step ({@link #isValidByCharacter}).
    *
    * <p>In such text whether a word holds a non-ASCII byte, or ends with a lead byte, is random, so
    * a branch on it would mispredict (about 15 cycles each, more than a word's check). Each word's

@@ -22,9 +22,11 @@ import org.junit.jupiter.api.Test;
  * code points above U+10FFFF, as RFC 3629 does): every one-, two- and three-byte string and every
  * four-byte lead with every second byte, each at every offset of the eight-byte words the check
  * reads, between ASCII or two-byte characters (checked word by word up to a lead of a longer
- * sequence) or multi-byte ones (from a three-byte character on, checked character by character), at
- * the value's end or before more characters; leads whose continuation byte is in the next word;
- * runs of three-byte characters with one bad byte; random text with one corruption.
+ * sequence) or multi-byte ones (from a three-byte character on, checked two three-byte characters
+ * or one character per step), at the value's end or before more characters; leads whose
+ * continuation byte is in the next word; runs of three-byte characters with one bad byte at every
+ * byte of a step; every pair of three-byte leads with every second byte; random text with one
+ * corruption.
  */
 class Utf8Test {
 
@@ -470,7 +472,7 @@ class Utf8Test {
   /**
    * What is around the string under test: before it ASCII (checked word by word), two-byte
    * characters (checked word by word with their errors carried across words) or characters of every
-   * length (checked character by character).
+   * length (checked two three-byte characters or one character per step).
    */
   private enum Surrounding {
     ASCII_AT_END(Utf8Test::ascii, false, false),
