@@ -420,6 +420,76 @@ class CollationBoundsTrackerEquivalenceTest {
   }
 
   /**
+   * Values that depart from the minimum right where the bounds part (docs/design.md#tracker: the
+   * maximum's byte there is compared alone before any more of its bytes, and one walk serves both
+   * bounds from there), the bounds sharing 0 to 24 bytes: each file starts with two values that
+   * share exactly that many bytes (letters, spaces and contraction starters) and part at a letter;
+   * then come values that part there too, with the minimum's letter, the maximum's (so they share
+   * more with the maximum), another one or none (they end there), values equal in bytes to a bound,
+   * and a bound's bytes cut short at any character or continued.
+   */
+  @ParameterizedTest(name = "{0} under {1}")
+  @MethodSource("partingFamilies")
+  void departuresWhereTheBoundsPartMatchTheReference(String family, Collation collation) {
+    List<String> pieces = CollationSamples.FAMILY_PIECES.get(family);
+    for (int shared = 0; shared <= 24; shared++) {
+      int boundsShare = shared;
+      assertBoundsEqualTheReference(
+          collation,
+          collation::newComparator,
+          (random, order) -> partingFile(pieces, boundsShare, random),
+          12,
+          shared);
+    }
+  }
+
+  static Stream<Arguments> partingFamilies() {
+    return Stream.of(
+            family("url", "icu.en_US-ci"),
+            family("latin", "icu.en_US"),
+            family("rtrim", "icu.en_US-rtrim"),
+            family("nordic", "icu.sv_SE"),
+            family("contractions", "icu.cs_CZ"))
+        .flatMap(s -> s);
+  }
+
+  /** A file whose first two values share their first {@code shared} bytes and part there. */
+  static List<String> partingFile(List<String> pieces, int shared, Random random) {
+    StringBuilder prefix = new StringBuilder();
+    while (prefix.length() < shared) {
+      prefix.append("abceh z".charAt(random.nextInt(7)));
+    }
+    String low = CollationSamples.pieces(prefix + "b", pieces, 6, random);
+    String high = CollationSamples.pieces(prefix + "y", pieces, 6, random);
+    List<String> values = new ArrayList<>(List.of(low, high));
+    int size = 2 + random.nextInt(random.nextInt(6) == 0 ? 400 : 60);
+    String[] parts = {"b", "y", "m", "a", "z", ""};
+    while (values.size() < size) {
+      String bound = random.nextBoolean() ? low : high;
+      switch (random.nextInt(4)) {
+        case 0:
+          values.add(
+              CollationSamples.pieces(
+                  prefix + parts[random.nextInt(parts.length)], pieces, 6, random));
+          break;
+        case 1:
+          values.add(bound);
+          break;
+        case 2:
+          values.add(
+              bound.substring(
+                  0,
+                  bound.offsetByCodePoints(
+                      0, random.nextInt(bound.codePointCount(0, bound.length()) + 1))));
+          break;
+        default:
+          values.add(CollationSamples.pieces(bound, pieces, 3, random));
+      }
+    }
+    return values;
+  }
+
+  /**
    * The tracker's byte comparison is {@link Arrays#mismatch} for every pair of lengths up to 20,
    * every point of departure, every known shared start, and every amount of room after the value in
    * its array and after the bound in its own (the loads read past either, and must ignore what they
