@@ -29,6 +29,7 @@ import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.functions.RichMapFunction;
 import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
@@ -37,6 +38,7 @@ import org.apache.flink.table.data.binary.BinaryStringData;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.iceberg.Schema;
+import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.catalog.Namespace;
@@ -50,29 +52,31 @@ import org.apache.iceberg.types.Types;
 
 /**
  * Writes the same generated rows through stock Iceberg {@code FlinkSink} and through the collation
- * sink with 0, 1 and 2 collation metrics, alternating runs in one process, and prints rows/s and
- * the median ratio collation/stock per case; then measures the bounds tracker alone, and pruning on
- * a clustered ingest.
+ * sink with 0, 1 and 2 collation metrics, and prints rows/s and the median ratio collation/stock
+ * per case; then measures the bounds tracker alone, and pruning on a clustered ingest.
  *
- * <p>Runs are bounded jobs at parallelism 1 on a local MiniCluster. A run's time is the job's net
- * runtime, which includes fixed costs (job start-up, table load, commit) that have nothing to do
- * with rows and dilute any difference per row. Each round therefore also runs a {@value
- * #FIXED_COST_ROWS}-row job per sink; the median of those is the sink's fixed cost, and the ratios
- * that decide are those of the time net of it. Each run is also measured in CPU time of the one
- * thread that runs the job's chain, which time taken by other processes on a shared machine does
- * not inflate; the final ratio is that one, the wall-clock one is printed beside it. Ratios are
- * taken within each round (robust to a machine whose load drifts), then the median over rounds; the
- * order of the cases rotates from round to round.
+ * <p>Two measures, both on a local MiniCluster at parallelism 1:
  *
- * <p>Each collated case's median task-CPU ratio gets a distribution-free {@value
- * #INTERVAL_CONFIDENCE} confidence interval from the order statistics of its rounds ({@link
- * MedianInterval}); the run ends by saying whether the widest of them is within ±{@value
- * #GOAL_HALF_WIDTH_PERCENT}% of its median, and with the smallest median ratio.
+ * <ul>
+ *   <li>Separate jobs, one per case, alternating in rounds ({@code --rounds}): rows/s and ratios
+ *       per round, net of each sink's fixed cost per job (the median of {@value
+ *       #FIXED_COST_ROWS}-row jobs), by wall clock and by CPU time of the thread that runs the
+ *       chain. On a shared machine the same work measured up to 1.3 times apart from one job to the
+ *       next, seconds apart, so these ratios spread too widely to decide a few percent.
+ *   <li>The ratios that decide: one job per cardinality whose rows go to every case's sink in turn,
+ *       from one thread ({@link InterleavedWrites}); a cycle of blocks gives one ratio per case,
+ *       from blocks written milliseconds apart. Each collated case's median ratio gets a
+ *       distribution-free {@value #INTERVAL_CONFIDENCE} confidence interval from the order
+ *       statistics of its cycles ({@link MedianInterval}); the run ends by saying whether the
+ *       widest of them is within ±{@value #GOAL_HALF_WIDTH_PERCENT}% of its median, and with the
+ *       smallest median ratio.
+ * </ul>
  */
 public final class WriterBenchmark {
   static final String USAGE =
-      "WriterBenchmark [--rows N (default: 2000000)] [--rounds N (default: 9)]"
-          + " [--tracker-values N (default: 10000000)] [--prune-rows N (default: 2000000)]"
+      "WriterBenchmark [--rows N (default: 2000000)] [--rounds N (default: 9; 0: none)]"
+          + " [--paired-rows N (default: 8000000)] [--tracker-values N (default: 10000000)]"
+          + " [--prune-rows N (default: 2000000)]"
           + " [--warehouse DIR (default: a temporary folder)]";
 
   static final Schema SCHEMA =
@@ -116,16 +120,18 @@ public final class WriterBenchmark {
     ExampleArgs parsed;
     long rows;
     long rounds;
+    long pairedRows;
     long trackerValues;
     long pruneRows;
     try {
       parsed =
           ExampleArgs.parse(
               args,
-              Set.of("rows", "rounds", "tracker-values", "prune-rows", "warehouse"),
+              Set.of("rows", "rounds", "paired-rows", "tracker-values", "prune-rows", "warehouse"),
               Set.of());
       rows = parsed.getLong("rows", 2_000_000);
       rounds = parsed.getLong("rounds", 9);
+      pairedRows = parsed.getLong("paired-rows", 8_000_000);
       trackerValues = parsed.getLong("tracker-values", 10_000_000);
       pruneRows = parsed.getLong("prune-rows", 2_000_000);
       if (rows < 100 * FIXED_COST_ROWS) {
@@ -134,9 +140,20 @@ public final class WriterBenchmark {
                 "--rows must be at least %,d, so that a run's fixed cost stays a small part of it",
                 100 * FIXED_COST_ROWS));
       }
-      if (rounds < 1 || trackerValues < 1 || pruneRows < 1) {
+      if (rounds < 0 || trackerValues < 1 || pruneRows < 1) {
         throw new IllegalArgumentException(
-            "--rounds, --tracker-values and --prune-rows must be at least 1");
+            "--rounds must be at least 0 (0: no separate jobs), --tracker-values and --prune-rows"
+                + " at least 1");
+      }
+      // The last block is not measured (it ends with the input).
+      long pairedMinimum =
+          ((InterleavedWrites.WARM_UP_CYCLES + 32L) * CASES.length + 1)
+              * InterleavedWrites.BLOCK_ROWS;
+      if (pairedRows < pairedMinimum) {
+        throw new IllegalArgumentException(
+            String.format(
+                "--paired-rows must be at least %,d, so that 32 cycles of the sinks are measured",
+                pairedMinimum));
       }
     } catch (IllegalArgumentException e) {
       System.err.println("Error: " + e.getMessage());
@@ -153,30 +170,46 @@ public final class WriterBenchmark {
         warehouse == null ? Files.createTempDirectory("collation-bench") : Path.of(warehouse);
     WriterBenchmark bench = new WriterBenchmark(dir.toAbsolutePath().toString());
 
+    System.out.printf("Writer benchmark: parallelism 1, warehouse %s%n", dir);
+    if (rounds > 0) {
+      System.out.printf(
+          "Separate jobs: %,d rows x 5 columns a run, %d rounds after one warm-up round. Every"
+              + " round runs%n  each case once on a new table, from a collected heap, starting"
+              + " with another case each round,%n  plus a %,d-row run per sink whose median is"
+              + " the sink's fixed cost per job (start-up, table%n  load, commit). Measured per"
+              + " run: the job's net runtime (wall) and the CPU time of the one%n  thread that"
+              + " runs the whole chain (source, rows, writer, committer), which other processes"
+              + "%n  on the machine do not inflate. Rates are net of the fixed cost; ratios"
+              + " collation/stock are%n  taken within each round, then the median over rounds"
+              + " (their range shown).%n",
+          rows, rounds, FIXED_COST_ROWS);
+    }
     System.out.printf(
-        "Writer benchmark: %,d rows x 5 columns a run, %d rounds after one warm-up round,"
-            + " parallelism 1, warehouse %s%n",
-        rows, rounds, dir);
-    System.out.printf(
-        "Method: every round runs each case once on a new table, from a collected heap, starting"
-            + " with%n  another case each round, plus a %,d-row run per sink whose median is the"
-            + " sink's fixed cost%n  per job (start-up, table load, commit). Measured per run: the"
-            + " job's net runtime (wall) and%n  the CPU time of the one thread that runs the whole"
-            + " chain (source, rows, writer, committer),%n  which other processes on the machine"
-            + " do not inflate. Rates are net of the fixed cost; ratios%n  collation/stock are"
-            + " taken within each round, then the median over rounds (their range shown).%n",
-        FIXED_COST_ROWS);
+        "Sinks in turn: per cardinality, one job of %,d rows writes to every case's sink in turn,"
+            + " %,d rows%n  at a time, from one thread (its task CPU read at each switch); a"
+            + " cycle gives a ratio per case:%n  the ratios that decide.%n",
+        pairedRows, InterleavedWrites.BLOCK_ROWS);
     double minWallRatio = Double.MAX_VALUE;
+    double minSeparateCpuRatio = Double.MAX_VALUE;
     double minCpuRatio = Double.MAX_VALUE;
     double[] stockNanosPerRow = new double[2];
-    Throughput widest = null;
+    MedianInterval widest = null;
+    String widestCase = null;
     for (boolean highCardinality : new boolean[] {false, true}) {
-      Throughput result = bench.throughput(rows, rounds, highCardinality);
-      minWallRatio = Math.min(minWallRatio, result.minWallRatio);
-      minCpuRatio = Math.min(minCpuRatio, result.minCpuRatio);
-      stockNanosPerRow[highCardinality ? 1 : 0] = result.stockNanosPerRow;
-      if (widest == null || result.widest.halfWidthPercent() > widest.widest.halfWidthPercent()) {
-        widest = result;
+      if (rounds > 0) {
+        Throughput result = bench.throughput(rows, rounds, highCardinality);
+        minWallRatio = Math.min(minWallRatio, result.minWallRatio);
+        minSeparateCpuRatio = Math.min(minSeparateCpuRatio, result.minCpuRatio);
+      }
+      Paired paired = bench.paired(pairedRows, highCardinality);
+      stockNanosPerRow[highCardinality ? 1 : 0] = paired.stockNanosPerRow;
+      for (int c = 1; c < CASES.length; c++) {
+        MedianInterval interval = paired.ratios[c];
+        minCpuRatio = Math.min(minCpuRatio, interval.median);
+        if (widest == null || interval.halfWidthPercent() > widest.halfWidthPercent()) {
+          widest = interval;
+          widestCase = CASES[c] + ", " + (highCardinality ? "high" : "low") + " cardinality";
+        }
       }
     }
     System.out.println();
@@ -184,52 +217,52 @@ public final class WriterBenchmark {
     System.out.println();
     bench.pruning(pruneRows);
     System.out.println();
+    if (rounds > 0) {
+      System.out.printf(
+          Locale.ROOT,
+          "separate jobs: min ratio by wall clock, net of fixed cost, %.2f; by task CPU %.2f"
+              + " (shared machine: see the ranges)%n",
+          minWallRatio,
+          minSeparateCpuRatio);
+    }
     System.out.printf(
         Locale.ROOT,
-        "min ratio by wall clock, net of fixed cost: %.2f (shared machine: see the ranges)%n",
-        minWallRatio);
-    System.out.printf(
-        Locale.ROOT,
-        "widest interval of a median ratio collated/stock (task CPU): ±%.1f%% at %.1f%%"
-            + " confidence (%s); within ±%.0f%%: %s%n",
-        widest.widest.halfWidthPercent(),
-        100 * widest.widest.confidence,
-        widest.widestCase,
+        "widest interval of a median ratio collated/stock (task CPU, sinks in turn): ±%.1f%% at"
+            + " %.1f%% confidence (%s); within ±%.0f%%: %s%n",
+        widest.halfWidthPercent(),
+        100 * widest.confidence,
+        widestCase,
         GOAL_HALF_WIDTH_PERCENT,
-        widest.widest.halfWidthPercent() <= GOAL_HALF_WIDTH_PERCENT
-                && widest.widest.confidence >= INTERVAL_CONFIDENCE
+        widest.halfWidthPercent() <= GOAL_HALF_WIDTH_PERCENT
+                && widest.confidence >= INTERVAL_CONFIDENCE
             ? "yes"
-            : widest.widest.confidence < INTERVAL_CONFIDENCE
-                ? "no (too few rounds for "
-                    + Math.round(100 * INTERVAL_CONFIDENCE)
-                    + "%: use 9 or more)"
-                : "no (run more rounds or more rows)");
+            : "no (write more rows: --paired-rows)");
     System.out.printf(
         Locale.ROOT,
-        "min ratio collated/stock: %.2f (rows per second of task CPU, net of fixed cost)%n",
+        "min ratio collated/stock: %.2f (rows per second of task CPU, sinks in turn)%n",
         minCpuRatio);
   }
 
-  /** What one cardinality's runs tell. */
+  /** What one cardinality's separate jobs tell. */
   private static final class Throughput {
     final double minWallRatio;
     final double minCpuRatio;
-    final double stockNanosPerRow;
-    // The collated case whose median task-CPU ratio is known least precisely, and its interval.
-    final MedianInterval widest;
-    final String widestCase;
 
-    Throughput(
-        double minWallRatio,
-        double minCpuRatio,
-        double stockNanosPerRow,
-        MedianInterval widest,
-        String widestCase) {
+    Throughput(double minWallRatio, double minCpuRatio) {
       this.minWallRatio = minWallRatio;
       this.minCpuRatio = minCpuRatio;
+    }
+  }
+
+  /** What one cardinality's job with every sink in turn tells. */
+  private static final class Paired {
+    // By case; the stock case's is 1.
+    final MedianInterval[] ratios;
+    final double stockNanosPerRow;
+
+    Paired(MedianInterval[] ratios, double stockNanosPerRow) {
+      this.ratios = ratios;
       this.stockNanosPerRow = stockNanosPerRow;
-      this.widest = widest;
-      this.widestCase = widestCase;
     }
   }
 
@@ -292,8 +325,6 @@ public final class WriterBenchmark {
         "(±, confidence)");
     double minWall = Double.MAX_VALUE;
     double minCpu = Double.MAX_VALUE;
-    MedianInterval widest = null;
-    String widestCase = null;
     for (int c = 0; c < cases; c++) {
       int sink = c == 0 ? 0 : 1;
       double[] rawRate = new double[n];
@@ -314,10 +345,6 @@ public final class WriterBenchmark {
       if (c > 0) {
         minWall = Math.min(minWall, median(netRatio));
         minCpu = Math.min(minCpu, median(cpuRatio));
-        if (widest == null || interval.halfWidthPercent() > widest.halfWidthPercent()) {
-          widest = interval;
-          widestCase = CASES[c];
-        }
       }
       System.out.printf(
           Locale.ROOT,
@@ -333,20 +360,102 @@ public final class WriterBenchmark {
           range(cpuRatio),
           c == 0 ? "" : interval);
     }
-    double[] stockNanos = new double[n];
-    for (int r = 0; r < n; r++) {
-      stockNanos[r] = (cpu[0][r] - cpuFixed[0]) * 1e6 / rows;
-    }
-    return new Throughput(
-        minWall,
-        minCpu,
-        median(stockNanos),
-        widest,
-        widestCase + ", " + (highCardinality ? "high" : "low") + " cardinality");
+    return new Throughput(minWall, minCpu);
   }
 
   private static String range(double[] values) {
     return String.format(Locale.ROOT, "%.3f-%.3f", min(values), max(values));
+  }
+
+  /**
+   * One job writing {@code rows} rows to every case's sink in turn ({@link InterleavedWrites}), and
+   * per case the median over cycles of the ratio collated/stock (rows per second of task CPU: the
+   * stock blocks' CPU per row over the case's) with its interval.
+   */
+  private Paired paired(long rows, boolean highCardinality) throws Exception {
+    System.gc();
+    int sinks = CASES.length;
+    InternalTypeInfo<RowData> type = InternalTypeInfo.of(FlinkSchemaUtil.convert(SCHEMA));
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    env.setParallelism(1);
+    env.setRuntimeMode(RuntimeExecutionMode.BATCH);
+    InterleavedWrites turns = new InterleavedWrites(sinks, type);
+    SingleOutputStreamOperator<RowData> rotated =
+        env.fromSequence(0, rows - 1)
+            .map(new BenchRows(highCardinality, 7L))
+            .returns(type)
+            .process(turns)
+            .name("sinks in turn")
+            .returns(type);
+    Table[] tables = new Table[sinks];
+    String[] writers = new String[sinks];
+    for (int c = 0; c < sinks; c++) {
+      tables[c] = newTable(c - 1, Map.of());
+      DataStream<RowData> input = rotated.getSideOutput(turns.output(c));
+      if (c == 0) {
+        FlinkSink.forRowData(input).tableLoader(loader(tables[c])).append();
+        writers[c] = "IcebergStreamWriter";
+      } else {
+        CollationIcebergSink.forRowData(input).tableLoader(loader(tables[c])).append();
+        // The writer is named after the table the sink loads:
+        // "CollationStreamWriter(<catalog>.bench.tN)".
+        writers[c] =
+            "." + tables[c].name().replaceAll(".*\\.", "") + ") -> CollationFilesCommitter";
+      }
+    }
+    env.execute("bench, sinks in turn");
+    long[] committed = new long[sinks];
+    for (int c = 0; c < sinks; c++) {
+      // What each sink committed: its share of the rows, block by block.
+      tables[c].refresh();
+      Snapshot snapshot = tables[c].currentSnapshot();
+      committed[c] = snapshot == null ? 0 : Long.parseLong(snapshot.summary().get("total-records"));
+      catalog.dropTable(
+          TableIdentifier.of("bench", tables[c].name().replaceAll(".*\\.", "")), true);
+    }
+    if (!InterleavedWrites.chained(InterleavedWrites.taskName, writers)) {
+      // Then a sink's writing would not be in the thread measured: say so rather than mislead.
+      throw new IllegalStateException(
+          "The sinks' writers did not run in the thread of the rows, so its CPU time does not"
+              + " measure them; the task was "
+              + InterleavedWrites.taskName);
+    }
+    double[][] nanos = InterleavedWrites.nanosPerRow(sinks);
+    int cycles = nanos[0].length;
+    System.out.printf(
+        Locale.ROOT,
+        "%n%s-cardinality strings, every sink in turn in one job: %,d rows, %d cycles measured"
+            + " (after %d)%n  %-21s %11s %14s %17s %8s %29s%n",
+        highCardinality ? "high" : "low",
+        rows,
+        cycles,
+        InterleavedWrites.WARM_UP_CYCLES,
+        "case",
+        "committed",
+        "task CPU ns/row",
+        "+ns/row vs 0 met.",
+        "ratio",
+        "interval of the median ratio");
+    MedianInterval[] ratios = new MedianInterval[sinks];
+    for (int c = 0; c < sinks; c++) {
+      double[] ratio = new double[cycles];
+      double[] added = new double[cycles];
+      for (int k = 0; k < cycles; k++) {
+        ratio[k] = nanos[0][k] / nanos[c][k];
+        added[k] = nanos[c][k] - nanos[1][k];
+      }
+      ratios[c] = MedianInterval.of(ratio, INTERVAL_CONFIDENCE);
+      System.out.printf(
+          Locale.ROOT,
+          "  %-21s %,11d %14.1f %17s %8.3f %29s%n",
+          CASES[c],
+          committed[c],
+          median(nanos[c]),
+          c < 2 ? "" : String.format(Locale.ROOT, "%.1f", median(added)),
+          ratios[c].median,
+          c == 0 ? "" : ratios[c]);
+    }
+    return new Paired(ratios, median(nanos[0]));
   }
 
   /** A run's net runtime and the CPU time of its task thread. */

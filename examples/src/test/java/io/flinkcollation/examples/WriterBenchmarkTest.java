@@ -1,0 +1,86 @@
+package io.flinkcollation.examples;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The writer benchmark, small: its sinks written in turn run in the one thread it measures (it
+ * fails otherwise), and every case gets a ratio and an interval. The figures themselves belong to
+ * runs on a quiet machine (README, Performance), not to a test.
+ */
+class WriterBenchmarkTest {
+
+  @TempDir Path dir;
+
+  @Test
+  void sinksWrittenInTurnGiveEveryCaseARatioWithItsInterval() throws Exception {
+    long rows = ((InterleavedWrites.WARM_UP_CYCLES + 32L) * 4 + 1) * InterleavedWrites.BLOCK_ROWS;
+    String out =
+        run(
+            "--rounds",
+            "0",
+            "--paired-rows",
+            Long.toString(rows),
+            "--tracker-values",
+            "10000",
+            "--prune-rows",
+            "20000",
+            "--warehouse",
+            dir.toString());
+    assertThat(out)
+        .contains("low-cardinality strings, every sink in turn in one job: 1,187,840 rows, 32")
+        .contains("high-cardinality strings, every sink in turn in one job: 1,187,840 rows, 32");
+    // Each collated case, in both tables: a median ratio and its interval around it.
+    Matcher line =
+        Pattern.compile(
+                "collation, (\\d) metrics? +([\\d,]+) +[\\d.]+ +[\\d.]* +([\\d.]+)"
+                    + " +([\\d.]+)-([\\d.]+) \\(±")
+            .matcher(out);
+    long[] share = new long[4];
+    for (long block = 0; block * InterleavedWrites.BLOCK_ROWS < rows; block++) {
+      share[InterleavedWrites.sinkOf(block, 4)] += InterleavedWrites.BLOCK_ROWS;
+    }
+    assertThat(out)
+        .containsPattern("stock FlinkSink +" + String.format(Locale.ROOT, "%,d", share[0]) + " ");
+    List<String> cases = new ArrayList<>();
+    while (line.find()) {
+      int metrics = Integer.parseInt(line.group(1));
+      cases.add(line.group(1));
+      // Each sink committed the blocks the schedule gave it, and only those.
+      assertThat(line.group(2))
+          .as(line.group())
+          .isEqualTo(String.format(Locale.ROOT, "%,d", share[metrics + 1]));
+      double median = Double.parseDouble(line.group(3));
+      assertThat(median).as(line.group()).isBetween(0.5, 1.5);
+      assertThat(Double.parseDouble(line.group(4))).as(line.group()).isLessThanOrEqualTo(median);
+      assertThat(Double.parseDouble(line.group(5))).as(line.group()).isGreaterThanOrEqualTo(median);
+    }
+    assertThat(cases).as(out).containsExactly("0", "1", "2", "0", "1", "2");
+    assertThat(out)
+        .containsPattern("widest interval of a median ratio collated/stock .*within ±2%: (yes|no)")
+        .containsPattern("min ratio collated/stock: [\\d.]+ ");
+  }
+
+  private static String run(String... args) throws Exception {
+    PrintStream saved = System.out;
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    System.setOut(new PrintStream(bytes, true, StandardCharsets.UTF_8));
+    try {
+      WriterBenchmark.main(args);
+    } finally {
+      System.setOut(saved);
+    }
+    return bytes.toString(StandardCharsets.UTF_8);
+  }
+}
