@@ -33,6 +33,9 @@ final class InterleavedWrites extends ProcessFunction<RowData, RowData> {
   /** Cycles not measured: the JIT and the writers' buffers settle. */
   static final int WARM_UP_CYCLES = 4;
 
+  /** The fewest cycles measured that give a median interval at 95% confidence worth reading. */
+  static final int MIN_CYCLES = 32;
+
   /** The task CPU nanoseconds of each block, by sink, that the last job measured. */
   private static final List<long[]> BLOCKS = new ArrayList<>();
 
@@ -83,6 +86,14 @@ final class InterleavedWrites extends ProcessFunction<RowData, RowData> {
     }
     rows++;
     context.output(outputs.get(sink), row);
+  }
+
+  /**
+   * The rows that give {@code cycles} measured cycles of {@code sinks} sinks: the warm-up's cycles
+   * too, and one block more, since the last block ends with the input and is not measured.
+   */
+  static long rowsFor(int cycles, int sinks) {
+    return ((WARM_UP_CYCLES + (long) cycles) * sinks + 1) * BLOCK_ROWS;
   }
 
   /**

@@ -117,55 +117,25 @@ public final class WriterBenchmark {
   }
 
   public static void main(String[] args) throws Exception {
-    ExampleArgs parsed;
-    long rows;
-    long rounds;
-    long pairedRows;
-    long trackerValues;
-    long pruneRows;
+    Settings settings;
     try {
-      parsed =
-          ExampleArgs.parse(
-              args,
-              Set.of("rows", "rounds", "paired-rows", "tracker-values", "prune-rows", "warehouse"),
-              Set.of());
-      rows = parsed.getLong("rows", 2_000_000);
-      rounds = parsed.getLong("rounds", 9);
-      pairedRows = parsed.getLong("paired-rows", 8_000_000);
-      trackerValues = parsed.getLong("tracker-values", 10_000_000);
-      pruneRows = parsed.getLong("prune-rows", 2_000_000);
-      if (rows < 100 * FIXED_COST_ROWS) {
-        throw new IllegalArgumentException(
-            String.format(
-                "--rows must be at least %,d, so that a run's fixed cost stays a small part of it",
-                100 * FIXED_COST_ROWS));
-      }
-      if (rounds < 0 || trackerValues < 1 || pruneRows < 1) {
-        throw new IllegalArgumentException(
-            "--rounds must be at least 0 (0: no separate jobs), --tracker-values and --prune-rows"
-                + " at least 1");
-      }
-      // The last block is not measured (it ends with the input).
-      long pairedMinimum =
-          ((InterleavedWrites.WARM_UP_CYCLES + 32L) * CASES.length + 1)
-              * InterleavedWrites.BLOCK_ROWS;
-      if (pairedRows < pairedMinimum) {
-        throw new IllegalArgumentException(
-            String.format(
-                "--paired-rows must be at least %,d, so that 32 cycles of the sinks are measured",
-                pairedMinimum));
-      }
+      settings = Settings.parse(args);
     } catch (IllegalArgumentException e) {
       System.err.println("Error: " + e.getMessage());
       System.err.println("Usage: " + USAGE);
       System.exit(2);
       return;
     }
-    if (parsed.flag("help")) {
+    if (settings.help) {
       System.out.println("Usage: " + USAGE);
       return;
     }
-    String warehouse = parsed.get("warehouse", null);
+    long rows = settings.rows;
+    long rounds = settings.rounds;
+    long pairedRows = settings.pairedRows;
+    long trackerValues = settings.trackerValues;
+    long pruneRows = settings.pruneRows;
+    String warehouse = settings.warehouse;
     Path dir =
         warehouse == null ? Files.createTempDirectory("collation-bench") : Path.of(warehouse);
     WriterBenchmark bench = new WriterBenchmark(dir.toAbsolutePath().toString());
@@ -241,6 +211,57 @@ public final class WriterBenchmark {
         Locale.ROOT,
         "min ratio collated/stock: %.2f (rows per second of task CPU, sinks in turn)%n",
         minCpuRatio);
+  }
+
+  /** The command line, checked. */
+  static final class Settings {
+    final long rows;
+    final long rounds;
+    final long pairedRows;
+    final long trackerValues;
+    final long pruneRows;
+    final String warehouse;
+    final boolean help;
+
+    private Settings(ExampleArgs parsed) {
+      rows = parsed.getLong("rows", 2_000_000);
+      rounds = parsed.getLong("rounds", 9);
+      pairedRows = parsed.getLong("paired-rows", 8_000_000);
+      trackerValues = parsed.getLong("tracker-values", 10_000_000);
+      pruneRows = parsed.getLong("prune-rows", 2_000_000);
+      warehouse = parsed.get("warehouse", null);
+      help = parsed.flag("help");
+    }
+
+    /** The settings {@code args} give; an {@link IllegalArgumentException} names a bad one. */
+    static Settings parse(String[] args) {
+      Settings settings =
+          new Settings(
+              ExampleArgs.parse(
+                  args,
+                  Set.of(
+                      "rows", "rounds", "paired-rows", "tracker-values", "prune-rows", "warehouse"),
+                  Set.of()));
+      if (settings.rows < 100 * FIXED_COST_ROWS) {
+        throw new IllegalArgumentException(
+            String.format(
+                "--rows must be at least %,d, so that a run's fixed cost stays a small part of it",
+                100 * FIXED_COST_ROWS));
+      }
+      if (settings.rounds < 0 || settings.trackerValues < 1 || settings.pruneRows < 1) {
+        throw new IllegalArgumentException(
+            "--rounds must be at least 0 (0: no separate jobs), --tracker-values and --prune-rows"
+                + " at least 1");
+      }
+      long pairedMinimum = InterleavedWrites.rowsFor(InterleavedWrites.MIN_CYCLES, CASES.length);
+      if (settings.pairedRows < pairedMinimum) {
+        throw new IllegalArgumentException(
+            String.format(
+                "--paired-rows must be at least %,d, so that %d cycles of the sinks are measured",
+                pairedMinimum, InterleavedWrites.MIN_CYCLES));
+      }
+      return settings;
+    }
   }
 
   /** What one cardinality's separate jobs tell. */
@@ -399,8 +420,7 @@ public final class WriterBenchmark {
         CollationIcebergSink.forRowData(input).tableLoader(loader(tables[c])).append();
         // The writer is named after the table the sink loads:
         // "CollationStreamWriter(<catalog>.bench.tN)".
-        writers[c] =
-            "." + tables[c].name().replaceAll(".*\\.", "") + ") -> CollationFilesCommitter";
+        writers[c] = "." + localName(tables[c]) + ") -> CollationFilesCommitter";
       }
     }
     env.execute("bench, sinks in turn");
@@ -410,8 +430,7 @@ public final class WriterBenchmark {
       tables[c].refresh();
       Snapshot snapshot = tables[c].currentSnapshot();
       committed[c] = snapshot == null ? 0 : Long.parseLong(snapshot.summary().get("total-records"));
-      catalog.dropTable(
-          TableIdentifier.of("bench", tables[c].name().replaceAll(".*\\.", "")), true);
+      drop(tables[c]);
     }
     if (!InterleavedWrites.chained(InterleavedWrites.taskName, writers)) {
       // Then a sink's writing would not be in the thread measured: say so rather than mislead.
@@ -493,7 +512,7 @@ public final class WriterBenchmark {
     taskCpu.start();
     JobExecutionResult result = env.execute("bench " + table.name());
     double taskCpuMillis = taskCpu.finish();
-    catalog.dropTable(TableIdentifier.of("bench", table.name().replaceAll(".*\\.", "")), true);
+    drop(table);
     return new Run(result.getNetRuntime(), taskCpuMillis);
   }
 
@@ -698,6 +717,15 @@ public final class WriterBenchmark {
       update.commit();
     }
     return table;
+  }
+
+  private void drop(Table table) {
+    catalog.dropTable(TableIdentifier.of("bench", localName(table)), true);
+  }
+
+  /** The table's name in its namespace: {@code tN}. */
+  private static String localName(Table table) {
+    return table.name().replaceAll(".*\\.", "");
   }
 
   private TableLoader loader(Table table) {

@@ -1,6 +1,7 @@
 package io.flinkcollation.examples;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -25,7 +26,7 @@ class WriterBenchmarkTest {
 
   @Test
   void sinksWrittenInTurnGiveEveryCaseARatioWithItsInterval() throws Exception {
-    long rows = ((InterleavedWrites.WARM_UP_CYCLES + 32L) * 4 + 1) * InterleavedWrites.BLOCK_ROWS;
+    long rows = InterleavedWrites.rowsFor(InterleavedWrites.MIN_CYCLES, 4);
     String out =
         run(
             "--rounds",
@@ -70,6 +71,35 @@ class WriterBenchmarkTest {
     assertThat(out)
         .containsPattern("widest interval of a median ratio collated/stock .*within ±2%: (yes|no)")
         .containsPattern("min ratio collated/stock: [\\d.]+ ");
+  }
+
+  @Test
+  void settingsDefaultToTheDocumentedRunAndNameWhatIsRefused() {
+    WriterBenchmark.Settings defaults = WriterBenchmark.Settings.parse(new String[0]);
+    assertThat(defaults.rows).isEqualTo(2_000_000);
+    assertThat(defaults.rounds).isEqualTo(9);
+    assertThat(defaults.pairedRows).isEqualTo(8_000_000);
+    assertThat(WriterBenchmark.USAGE)
+        .contains("--rounds N (default: 9; 0: none)")
+        .contains("--paired-rows N (default: 8000000)");
+    // No separate jobs at all is a valid run: the sinks in turn decide.
+    assertThat(WriterBenchmark.Settings.parse(new String[] {"--rounds", "0"}).rounds).isZero();
+    assertThatThrownBy(() -> WriterBenchmark.Settings.parse(new String[] {"--rounds", "-1"}))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("--rounds must be at least 0 (0: no separate jobs)");
+    long fewest = InterleavedWrites.rowsFor(InterleavedWrites.MIN_CYCLES, 4);
+    assertThat(
+            WriterBenchmark.Settings.parse(new String[] {"--paired-rows", Long.toString(fewest)})
+                .pairedRows)
+        .isEqualTo(fewest);
+    assertThatThrownBy(
+            () ->
+                WriterBenchmark.Settings.parse(
+                    new String[] {"--paired-rows", Long.toString(fewest - 1)}))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(
+            "--paired-rows must be at least 1,187,840, so that 32 cycles of the sinks are"
+                + " measured");
   }
 
   private static String run(String... args) throws Exception {
