@@ -3,6 +3,7 @@ package io.flinkcollation.sink;
 import io.flinkcollation.stats.CollationBoundsTracker;
 import org.apache.flink.core.memory.MemorySegment;
 import org.apache.flink.table.data.StringData;
+import org.apache.flink.table.data.binary.BinarySection;
 import org.apache.flink.table.data.binary.BinarySegmentUtils;
 import org.apache.flink.table.data.binary.BinaryStringData;
 
@@ -12,15 +13,15 @@ import org.apache.flink.table.data.binary.BinaryStringData;
  *
  * <p>Never the {@link String} Flink may keep beside them ({@code getJavaObject()}): Flink stores an
  * unpaired UTF-16 surrogate of that string as {@code ?}, so it can differ from the stored value
- * (docs/spec-notes.md#never-bounded). {@code getSegments()} materializes the bytes as Flink would
- * write them. A value held in one heap segment is read in place; others are copied into one buffer
- * reused from value to value, so nothing is allocated per value once the buffer has grown. One
- * instance per file tracker; not thread-safe.
+ * (docs/spec-notes.md#never-bounded). {@code ensureMaterialized()} gives a string made from a
+ * {@link String} the bytes Flink would write for it. A value held in one heap segment is read in
+ * place; others are copied into one buffer reused from value to value, so nothing is allocated per
+ * value once the buffer has grown. One instance per file tracker; not thread-safe.
  *
- * <p>Reads {@link BinaryStringData}, {@link MemorySegment} and {@link BinarySegmentUtils}, which
- * Flink marks {@code @Internal}: they are the only way to read a string's bytes without copying
- * them (docs/design.md#flink-apis-used). Any other {@link StringData} is read with {@code
- * toBytes()}.
+ * <p>Reads {@link BinaryStringData}, {@link BinarySection}, {@link MemorySegment} and {@link
+ * BinarySegmentUtils}, which Flink marks {@code @Internal}: they are the only way to read a
+ * string's bytes without copying them (docs/design.md#flink-apis-used). Any other {@link
+ * StringData} is read with {@code toBytes()}.
  */
 final class StoredStrings {
 
@@ -30,14 +31,20 @@ final class StoredStrings {
   void add(StringData value, CollationBoundsTracker tracker) {
     if (value instanceof BinaryStringData) {
       BinaryStringData binary = (BinaryStringData) value;
-      MemorySegment[] segments = binary.getSegments();
-      int length = binary.getSizeInBytes();
-      if (segments.length == 1 && !segments[0].isOffHeap()) {
-        tracker.add(segments[0].getArray(), binary.getOffset(), length);
+      // Materialized once, then read from its section: BinaryStringData's own getters each check
+      // again, which costs a few nanoseconds a value in the writer's loop.
+      binary.ensureMaterialized();
+      BinarySection section = binary.getBinarySection();
+      MemorySegment[] segments = section.getSegments();
+      int offset = section.getOffset();
+      int length = section.getSizeInBytes();
+      byte[] heap = segments.length == 1 ? segments[0].getHeapMemory() : null;
+      if (heap != null) {
+        tracker.add(heap, offset, length);
         return;
       }
       byte[] bytes = buffer(length);
-      BinarySegmentUtils.copyToBytes(segments, binary.getOffset(), bytes, 0, length);
+      BinarySegmentUtils.copyToBytes(segments, offset, bytes, 0, length);
       tracker.add(bytes, 0, length);
       return;
     }
