@@ -21,12 +21,16 @@ final class Utf8 {
   /**
    * Whether {@code bytes[offset..offset + length)} is valid UTF-8.
    *
-   * <p>ASCII eight bytes per step, one load and one test each; from the first word with another
-   * byte on (one branch taken per value at most), {@link #isValidFromWord}.
+   * <p>8 to 16 bytes by {@link #isValidEightToSixteen}; others ASCII eight bytes per step, one load
+   * and one test each, and from the first word with another byte on (one branch taken per value at
+   * most) {@link #isValidFromWord}.
    */
   static boolean isValid(byte[] bytes, int offset, int length) {
     int i = offset;
     int end = offset + length;
+    if (length >= 8 && length <= 16) {
+      return isValidEightToSixteen(bytes, offset, end);
+    }
     while (end - i >= 8) {
       if (((long) LONGS.get(bytes, i) & HIGH_BITS) != 0) {
         return isValidFromWord(bytes, i, end);
@@ -47,10 +51,39 @@ final class Utf8 {
   }
 
   /**
-   * Whether {@code bytes[i..end)}, which starts with a character, is valid UTF-8: eight bytes per
-   * step while they are ASCII or two-byte sequences (Latin with accents, Greek, Cyrillic, Hebrew,
-   * Arabic...), from the first lead byte of a longer sequence on two three-byte characters or one
-   * character per step ({@link #isValidByCharacter}).
+   * Whether {@code bytes[offset..end)}, 8 to 16 bytes (names, cities, words), is valid UTF-8, from
+   * two loads: the first word and the last, which ends at the value's end and overlaps the first
+   * unless the value is 16 bytes long. Unless both are ASCII (one test: the common case in ASCII
+   * columns), each is checked as {@link #isValidFromWord} checks a word, without a branch on which
+   * word holds what or on the length (both random in names with accents); a byte both words hold is
+   * checked twice, alike. Only a lead of a longer sequence takes the character path.
+   */
+  private static boolean isValidEightToSixteen(byte[] bytes, int offset, int end) {
+    long first = (long) LONGS.get(bytes, offset);
+    long last = (long) LONGS.get(bytes, end - 8);
+    if (((first | last) & HIGH_BITS) == 0) {
+      return true;
+    }
+    long firstLeads = leads(first);
+    long lastLeads = leads(last);
+    if (longerSequence(first, firstLeads) | longerSequence(last, lastLeads)) {
+      return isValidByCharacter(bytes, offset, end);
+    }
+    // Whether the byte before the last word, the first word's byte end - 9 - offset, is a lead.
+    // For 8 bytes (the last word is the first) the shift wraps to 56, the value's last byte: 0
+    // unless that is a lead, which is an error anyway.
+    long pending = firstLeads >>> ((end - offset - 9) << 3) & 0x80;
+    // A lead in the value's last byte (the last word's) has no continuation byte.
+    long errors = twoByteErrors(first, firstLeads, 0) | twoByteErrors(last, lastLeads, pending);
+    return (errors | lastLeads >>> 56) == 0;
+  }
+
+  /**
+   * Whether {@code bytes[i..end)}, at least eight bytes that start with a character, is valid
+   * UTF-8: eight bytes per step while they are ASCII or two-byte sequences (Latin with accents,
+   * Greek, Cyrillic, Hebrew, Arabic...), the last eight bytes as one load ending at the value's end
+   * that overlaps the word before; from the first lead byte of a longer sequence on two three-byte
+   * characters or one character per step ({@link #isValidByCharacter}).
    *
    * <p>In such text whether a word holds a non-ASCII byte, or ends with a lead byte, is random, so
    * a branch on it would mispredict (about 15 cycles each, more than a word's check). Each word's
@@ -60,25 +93,26 @@ final class Utf8 {
    */
   private static boolean isValidFromWord(byte[] bytes, int i, int end) {
     long errors = 0;
-    long pending = 0; // 0x80 when the previous word's last byte is a two-byte lead
-    while (end - i >= 8) {
+    long previousLeads = 0; // the leads of the word before i; none before the first
+    while (end - i > 8) {
       long word = (long) LONGS.get(bytes, i);
       long leads = leads(word);
       if (longerSequence(word, leads)) {
-        return errors == 0 && isValidByCharacter(bytes, i - (int) (pending >>> 7), end);
+        return errors == 0 && isValidByCharacter(bytes, i - (int) (previousLeads >>> 63), end);
       }
-      errors |= twoByteErrors(word, leads, pending);
-      pending = leads >>> 56;
+      errors |= twoByteErrors(word, leads, previousLeads >>> 56);
+      previousLeads = leads;
       i += 8;
     }
-    // A lead in the value's last byte expects a continuation byte where lastWord has a zero byte
-    // (or, after a whole last word, where lastWord has none).
-    long word = lastWord(bytes, i, end);
-    long leads = leads(word);
-    if (longerSequence(word, leads)) {
-      return errors == 0 && isValidByCharacter(bytes, i - (int) (pending >>> 7), end);
+    long last = (long) LONGS.get(bytes, end - 8);
+    long lastLeads = leads(last);
+    if (longerSequence(last, lastLeads)) {
+      return errors == 0 && isValidByCharacter(bytes, i - (int) (previousLeads >>> 63), end);
     }
-    return (errors | twoByteErrors(word, leads, pending)) == 0;
+    // Whether the byte before the last word, byte end - i - 1 of the word before i, is a lead
+    // (none when the last word is the first); a lead in the value's last byte has no continuation.
+    long pending = previousLeads >>> ((end - i - 1) << 3) & 0x80;
+    return (errors | twoByteErrors(last, lastLeads, pending) | lastLeads >>> 56) == 0;
   }
 
   /** The bit 0x80 of each lead byte (11xxxxxx) of the word. */

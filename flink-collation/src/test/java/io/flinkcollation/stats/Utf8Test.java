@@ -26,7 +26,8 @@ import org.junit.jupiter.api.Test;
  * or one character per step), at the value's end or before more characters; leads whose
  * continuation byte is in the next word; runs of three-byte characters with one bad byte at every
  * byte of a step; every pair of three-byte leads with every second byte; random text with one
- * corruption.
+ * corruption; values of 7 to 40 bytes (8 to 16 checked as two overlapping words) with characters of
+ * every length at every position and every byte corrupted.
  */
 class Utf8Test {
 
@@ -394,6 +395,111 @@ class Utf8Test {
       checkStored(value, random, wrong);
     }
     assertThat(wrong).isEmpty();
+  }
+
+  /**
+   * Values of 7 to 17 bytes (8 to 16 are checked as two words, the last overlapping the first):
+   * ASCII, or with a two-byte character at every position, two at every pair of positions, or a
+   * three- or four-byte character at every position, so with leads in the first word's last byte,
+   * in the byte before the last word and in the overlap; each whole at every offset of its array
+   * with 0 or 8 bytes after it, and with every byte replaced by each of 20 others, left out or
+   * doubled, at the array's start and end and at a random place.
+   */
+  @Test
+  void sevenToSeventeenBytesWithEveryCharacterPlacementAndEveryByteCorrupted() {
+    assertAgreesOnPlacementsAndCorruptions(7, 17, true, 8, new Random(19));
+  }
+
+  /**
+   * Values of 17 to 40 bytes, whose last word overlaps the word before it: ASCII, or with a two-,
+   * three- or four-byte character at every position, after ASCII or two-byte characters; each with
+   * every byte replaced by each of 20 others, left out or doubled, at the array's start and end and
+   * at a random place, and whole at offsets 0 to 2 of its array.
+   */
+  @Test
+  void longerValuesWithEveryCharacterPlacementAndEveryByteCorrupted() {
+    assertAgreesOnPlacementsAndCorruptions(17, 40, false, 2, new Random(23));
+  }
+
+  /**
+   * Checks the {@link #placements} of every length from {@code fromLength} to {@code toLength},
+   * each whole at offsets 0 to {@code maxOffset} of its array with 0 or 8 bytes after it, and each
+   * of its {@link #corruptions} at the array's start and end and at a random place.
+   */
+  private static void assertAgreesOnPlacementsAndCorruptions(
+      int fromLength, int toLength, boolean pairs, int maxOffset, Random random) {
+    List<String> wrong = new ArrayList<>();
+    for (int length = fromLength; length <= toLength; length++) {
+      for (byte[] value : placements(length, pairs)) {
+        boolean valid = strictlyValid(value);
+        for (int offset = 0; offset <= maxOffset; offset++) {
+          checkAt(value, valid, offset, 0, wrong);
+          checkAt(value, valid, offset, 8, wrong);
+        }
+        for (byte[] changed : corruptions(value)) {
+          checkAt(changed, strictlyValid(changed), 0, 0, wrong);
+          checkStored(changed, random, wrong);
+        }
+      }
+    }
+    assertThat(wrong).isEmpty();
+  }
+
+  /**
+   * Valid values of {@code length} bytes: ASCII; ASCII with one two-, three- or four-byte character
+   * at every position; two-byte characters (after one ASCII byte when the length is odd) with one
+   * ASCII byte at every position; and, if {@code pairs}, ASCII with two two-byte characters at
+   * every pair of positions.
+   */
+  private static List<byte[]> placements(int length, boolean pairs) {
+    String[] twoByte = {"é", "\u0080", "\u07FF", "ж"};
+    String[] longer = {"中", "\u0800", "\uFFFD", "😀"};
+    List<byte[]> values = new ArrayList<>();
+    values.add(ascii(length));
+    values.add(twoByte(length));
+    for (int at = 0; at < length; at++) {
+      for (String character : List.of(twoByte[at % 4], longer[at % 4])) {
+        byte[] bytes = utf8(character);
+        if (at + bytes.length <= length) {
+          values.add(concat(ascii(at), bytes, ascii(length - at - bytes.length)));
+        }
+      }
+      byte[] withAscii = twoByte(length);
+      withAscii[at] = 'q';
+      if (strictlyValid(withAscii)) {
+        values.add(withAscii);
+      }
+      for (int second = at + 2; pairs && second + 2 <= length; second++) {
+        byte[] value = ascii(length);
+        System.arraycopy(utf8(twoByte[at % 4]), 0, value, at, 2);
+        System.arraycopy(utf8(twoByte[second % 4]), 0, value, second, 2);
+        values.add(value);
+      }
+    }
+    return values;
+  }
+
+  /**
+   * {@code value} with one byte replaced by each of 20 others, left out or doubled, at every byte.
+   */
+  private static List<byte[]> corruptions(byte[] value) {
+    int[] replacements = {
+      0x00, 0x41, 0x7F, 0x80, 0x8F, 0x9F, 0xA0, 0xBF, 0xC0, 0xC1, 0xC2, 0xC3, 0xDF, 0xE0, 0xE4,
+      0xED, 0xF0, 0xF4, 0xF5, 0xFF
+    };
+    List<byte[]> changed = new ArrayList<>();
+    for (int at = 0; at < value.length; at++) {
+      for (int replacement : replacements) {
+        byte[] replaced = value.clone();
+        replaced[at] = (byte) replacement;
+        changed.add(replaced);
+      }
+      changed.add(
+          concat(Arrays.copyOf(value, at), Arrays.copyOfRange(value, at + 1, value.length)));
+      changed.add(
+          concat(Arrays.copyOf(value, at + 1), Arrays.copyOfRange(value, at, value.length)));
+    }
+    return changed;
   }
 
   /** A random code point of {@code range} ({@link #LENGTH_RANGES}), not a surrogate. */
