@@ -101,6 +101,14 @@ public final class CollationBoundsTracker {
   // How many leading bytes the bounds share (-1: the same bytes), so that a value's mismatch with
   // the minimum mostly tells its mismatch with the maximum too.
   private int boundsShared;
+  // Where the walk of a value that departs from both bounds right where they part starts (its
+  // walkStart there, the same for both bounds and every such value), or -1 when such values take
+  // the general path: the bounds share fewer than eight bytes, one is a prefix of the other, or
+  // there are no ranks.
+  private int partingWalkStart = -1;
+  // Where that walk starts right at the parting point, each bound's rank there, else 0.
+  private int partingRankMin;
+  private int partingRankMax;
   private final SeenValues seen = new SeenValues();
   private boolean bounded;
   private boolean invalidUtf8;
@@ -154,6 +162,14 @@ public final class CollationBoundsTracker {
       first(bytes, offset, length);
       return;
     }
+    // Values with a long common prefix (URLs, paths) hold all the bytes the bounds share: tested in
+    // one piece, without the exit at the first difference whose place varies from value to value.
+    if (partingWalkStart >= 0
+        && length > boundsShared
+        && Arrays.equals(min.bytes, 0, boundsShared, bytes, offset, offset + boundsShared)) {
+      accountPastSharedBytes(bytes, offset, length);
+      return;
+    }
     // The first primaries alone may put it inside, make it a new bound, or tell its order against
     // one bound.
     long firstRange = firstPrimaryRange(bytes, offset, length);
@@ -198,6 +214,84 @@ public final class CollationBoundsTracker {
             : minOpen && sharedWithMax == sharedWithMin
                 ? fromMin
                 : walkStart(bytes, offset, length, sharedWithMax);
+    decide(bytes, offset, length, minOpen, maxOpen, fromMin, fromMax);
+  }
+
+  /**
+   * {@link #account} of a value that holds the first {@link #boundsShared} bytes, those both bounds
+   * share, and goes on after them (most values with a long common prefix: URLs, paths). Its first
+   * primary is the bounds', so both bounds stay open. Where the walk of a value departing there
+   * starts right there, its rank at the parting point, against the bounds' ranks there, mostly
+   * decides it: strictly between them it is inside (most URLs: another section than both bounds');
+   * equal to one bound's rank, only that bound is left to walk.
+   */
+  private void accountPastSharedBytes(byte[] bytes, int offset, int length) {
+    int parting = boundsShared;
+    if (partingRankMin > 0) {
+      int next = ranks.next(bytes, offset + parting, offset + length);
+      int rank = PrimaryRanks.rank(next);
+      if (next > 0 && rank != partingRankMin && rank != partingRankMax) {
+        // A primary difference after the same ranks as both bounds decides against both.
+        decidedByRanks(
+            bytes,
+            offset,
+            length,
+            parting,
+            rank < partingRankMin ? LESS : GREATER,
+            rank > partingRankMax ? GREATER : LESS);
+        return;
+      }
+      if (next > 0 && partingRankMin != partingRankMax) {
+        // The rank of one bound, below the other's rank if it is the minimum's, above if the
+        // maximum's: only that bound is left, from where the value departs from it.
+        Bound bound = rank == partingRankMin ? min : max;
+        int shared = bound.mismatch(bytes, offset, length, parting);
+        if (shared >= 0) {
+          int from = walkStart(bytes, offset, length, shared);
+          decide(bytes, offset, length, bound == min, bound == max, from, from);
+        }
+        return;
+      }
+    }
+    byte departing = bytes[offset + parting];
+    // The bounds differ at the parting byte: the value holds at most one of them there.
+    int sharedWithMin =
+        departing == min.bytes[parting]
+            ? min.mismatch(bytes, offset, length, parting + 1)
+            : parting;
+    if (sharedWithMin < 0) {
+      return;
+    }
+    int sharedWithMax =
+        departing == max.bytes[parting]
+            ? max.mismatch(bytes, offset, length, parting + 1)
+            : parting;
+    if (sharedWithMax < 0) {
+      return;
+    }
+    int fromMin =
+        sharedWithMin == parting
+            ? partingWalkStart
+            : walkStart(bytes, offset, length, sharedWithMin);
+    int fromMax =
+        sharedWithMax == parting
+            ? partingWalkStart
+            : walkStart(bytes, offset, length, sharedWithMax);
+    decide(bytes, offset, length, true, true, fromMin, fromMax);
+  }
+
+  /**
+   * Decides a value against the bounds left open by the ranks walks from {@code fromMin} and {@code
+   * fromMax} ({@link #walkStart} of each open bound), or the collator, and moves the bounds.
+   */
+  private void decide(
+      byte[] bytes,
+      int offset,
+      int length,
+      boolean minOpen,
+      boolean maxOpen,
+      int fromMin,
+      int fromMax) {
     // What comes before is whole characters of a bound, so valid UTF-8: only the rest is checked.
     int checkFrom = Math.max(fromMin, fromMax);
     int toMin = minOpen ? UNDECIDED : GREATER;
@@ -213,21 +307,7 @@ public final class CollationBoundsTracker {
         toMin = minOpen ? walk(min, bytes, offset, length, fromMin) : GREATER;
         toMax = toMin == LESS || !maxOpen ? LESS : walk(max, bytes, offset, length, fromMax);
       }
-      boolean inside = toMin == GREATER && toMax == LESS;
-      if (inside || toMax == GREATER || toMin == LESS) {
-        if (!checkUtf8(bytes, offset + checkFrom, length - checkFrom)) {
-          return;
-        }
-        if (!inside) {
-          // A primary difference: a new bound, no tie to break, no comparison needed.
-          if (toMax == GREATER) {
-            max.set(bytes, offset, length, null, ranks);
-          }
-          if (toMin == LESS) {
-            min.set(bytes, offset, length, null, ranks);
-          }
-          boundsMoved();
-        }
+      if (decidedByRanks(bytes, offset, length, checkFrom, toMin, toMax)) {
         return;
       }
     }
@@ -242,6 +322,30 @@ public final class CollationBoundsTracker {
     compare(bytes, offset, length, toMin != GREATER, toMax != LESS);
     boundsMoved();
     seen.add(bytes, offset, length, hash);
+  }
+
+  /**
+   * Whether the ranks decided the value against both bounds ({@code toMin} {@link #GREATER} or
+   * {@link #LESS}, {@code toMax} {@link #LESS} or {@link #GREATER}); if so, checks it as UTF-8 from
+   * {@code checkFrom} on (the bytes before are whole characters of a bound) and makes it a new
+   * bound where it lies outside, by a primary difference: no tie to break, no comparison needed.
+   */
+  private boolean decidedByRanks(
+      byte[] bytes, int offset, int length, int checkFrom, int toMin, int toMax) {
+    boolean inside = toMin == GREATER && toMax == LESS;
+    if (!inside && toMax != GREATER && toMin != LESS) {
+      return false;
+    }
+    if (checkUtf8(bytes, offset + checkFrom, length - checkFrom) && !inside) {
+      if (toMax == GREATER) {
+        max.set(bytes, offset, length, null, ranks);
+      }
+      if (toMin == LESS) {
+        min.set(bytes, offset, length, null, ranks);
+      }
+      boundsMoved();
+    }
+    return true;
   }
 
   /**
@@ -544,6 +648,23 @@ public final class CollationBoundsTracker {
    */
   private void boundsMoved() {
     boundsShared = min.mismatch(max.bytes, 0, max.length, 0);
+    // walkStart reads the value's byte at the parting point, but whether that is a continuation
+    // byte differs from the bound's only in invalid UTF-8, whose check still starts at or before
+    // it.
+    partingWalkStart =
+        ranks != null
+                && boundsShared >= Long.BYTES
+                && boundsShared < min.length
+                && boundsShared < max.length
+            ? walkStart(min.bytes, 0, min.length, boundsShared)
+            : -1;
+    boolean rankedThere = partingWalkStart >= 0 && partingWalkStart == boundsShared;
+    partingRankMin = rankedThere ? min.rankAt(boundsShared) : 0;
+    partingRankMax = rankedThere ? max.rankAt(boundsShared) : 0;
+    if (partingRankMin == 0 || partingRankMax == 0) {
+      partingRankMin = 0;
+      partingRankMax = 0;
+    }
     if (ranks == null || (min.firstRank == insideFor && max.firstRank == insideUntil)) {
       return;
     }
@@ -700,6 +821,14 @@ public final class CollationBoundsTracker {
       return PrimaryRanks.high(range) < own
           ? LESS
           : PrimaryRanks.low(range) > own ? GREATER : UNDECIDED;
+    }
+
+    /**
+     * The rank of the character that starts at byte {@code pos}, a character boundary, 0 where the
+     * walk of this bound ranked none there.
+     */
+    int rankAt(int pos) {
+      return pos <= rankedUntil && rankAt[pos] < rankCount ? ranks[rankAt[pos]] : 0;
     }
 
     String string() {

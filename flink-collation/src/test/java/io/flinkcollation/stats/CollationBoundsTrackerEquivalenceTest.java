@@ -13,6 +13,7 @@ import io.flinkcollation.testing.CollationSamples;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
@@ -487,6 +488,204 @@ class CollationBoundsTrackerEquivalenceTest {
       }
     }
     return values;
+  }
+
+  /**
+   * Values around the bytes two bounds share when those are eight or more (docs/design.md#tracker:
+   * a value that holds them is tested against them in one piece and decided from its rank where the
+   * bounds part, against the bounds' ranks there, kept while the bounds stay): each file starts
+   * with two values that share a URL-like prefix and part right after it, within a character
+   * ({@code é}/{@code ê}), after a contraction starter (Czech {@code c}, Danish {@code a}, Swedish
+   * {@code a} before a combining ring, traditional Spanish {@code l}), after a space (PAD SPACE
+   * under {@code -rtrim}) or a CJK starter ({@code 重}); then come values that depart at the parting
+   * byte, one before or after it and at every character of the prefix, the bounds' own bytes, the
+   * prefix alone or cut short, and values that move the bounds (so that what is kept for the
+   * parting point is refreshed), in order or shuffled.
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("longPrefixCollations")
+  void departuresAroundTheBytesLongBoundsShareMatchTheReference(Collation collation) {
+    String[] endings = {"", "c", "a", "l", " ", "x ", "ä", "重", "e\u0301"};
+    String[][] partings = {
+      {"b", "y"},
+      {"a", "z"},
+      {"é", "ê"},
+      {"h", "z"},
+      {"a", "\u030A"},
+      {" a", "b"},
+      {"l", "m"},
+      {"庆", "要"},
+      {"B", "b"}
+    };
+    for (String ending : endings) {
+      for (String[] parting : partings) {
+        String prefix = "https://www.example.com/shop/" + ending;
+        assertBoundsEqualTheReference(
+            collation,
+            collation::newComparator,
+            (random, order) -> longPrefixFile(prefix, parting, random),
+            4,
+            (ending + parting[0] + parting[1]).hashCode());
+      }
+    }
+  }
+
+  /**
+   * The same bounds and departures one by one: after the two bounds (in both orders), each value
+   * that departs from the prefix the bounds share right after it, one character into it, at each of
+   * its characters, or from a bound at each of its characters, continued with each tail; the bounds
+   * then equal the reference's for all three values.
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("longPrefixCollations")
+  void eachDepartureAroundTheBytesLongBoundsShareMatchesTheReference(Collation collation) {
+    Random random = new Random(17);
+    for (String ending : LONG_PREFIX_ENDINGS) {
+      for (String[] parting : LONG_PREFIX_PARTINGS) {
+        String prefix = "https://www.example.com/shop/" + ending;
+        String low = prefix + parting[0] + "/item-";
+        String high = prefix + parting[1] + "/item-";
+        List<String> stems = new ArrayList<>();
+        for (String stem : List.of(prefix, low, high)) {
+          // From two characters before the prefix ends (all of them in the Basic Multilingual
+          // Plane, so a char is a character).
+          for (int i = prefix.length() - 2; i <= stem.length(); i++) {
+            stems.add(stem.substring(0, i));
+          }
+        }
+        for (String stem : stems) {
+          for (String tail : LONG_PREFIX_TAILS) {
+            for (String more : tail.isEmpty() ? List.of("", "z") : List.of("")) {
+              // The bounds come in either order, one value after the other.
+              List<String> values =
+                  (stem.length() + tail.length()) % 2 == 0
+                      ? List.of(low, high, stem + tail + more)
+                      : List.of(high, low, stem + tail + more);
+              CollationBoundsTracker tracker = ranked(collation, collation.newComparator(), 1024);
+              values.forEach(v -> add(tracker, v, random));
+              Optional<List<String>> expected =
+                  CollationBoundsAssert.expectedBounds(collation, values, 1024).map(Arrays::asList);
+              Optional<List<String>> actual =
+                  tracker.bounds().map(b -> List.of(b.lower(), b.upper()));
+              if (!actual.equals(expected)) {
+                assertThat(actual)
+                    .as("%s, values in order %s", collation, values)
+                    .isEqualTo(expected);
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+
+  static Stream<Collation> longPrefixCollations() {
+    return Stream.concat(
+        Stream.of(
+                "icu.en_US-ci",
+                "icu.en_US",
+                "icu.en_US-rtrim",
+                "icu.cs_CZ",
+                "icu.da_DK",
+                "icu.sv_SE",
+                "icu.sv_SE-ci-rtrim",
+                "icu.zh")
+            .map(Collations::resolve),
+        Stream.of(CollationSamples.icuCollation("es@collation=traditional", Collator.TERTIARY)));
+  }
+
+  /** What the shared prefix ends with: a letter, a contraction starter, a space, a mark... */
+  private static final List<String> LONG_PREFIX_ENDINGS =
+      List.of("", "c", "a", "l", " ", "x ", "ä", "重", "e\u0301");
+
+  /** Where the two bounds part after the shared prefix, within a character or not. */
+  private static final List<String[]> LONG_PREFIX_PARTINGS =
+      List.of(
+          new String[] {"b", "y"},
+          new String[] {"a", "z"},
+          new String[] {"é", "ê"},
+          new String[] {"h", "z"},
+          new String[] {"a", "\u030A"},
+          new String[] {" a", "b"},
+          new String[] {"l", "m"},
+          new String[] {"庆", "要"},
+          new String[] {"B", "b"});
+
+  /** Pieces a value goes on with after the long prefix, or after a bound cut short. */
+  private static final List<String> LONG_PREFIX_TAILS =
+      List.of(
+          "",
+          "a",
+          "b",
+          "m",
+          "y",
+          "z",
+          "A",
+          "Y",
+          "h",
+          "c",
+          "ch",
+          "aa",
+          "l",
+          "ll",
+          "å",
+          "a\u030A",
+          "\u030A",
+          "é",
+          "ê",
+          "e\u0301",
+          " ",
+          "  ",
+          " a",
+          "\t",
+          "0",
+          "/",
+          "-",
+          "重庆",
+          "重要",
+          "庆",
+          "中",
+          "item-1000/",
+          "item-1999/");
+
+  /** A file whose first two values share {@code prefix} and part right after it. */
+  static List<String> longPrefixFile(String prefix, String[] parting, Random random) {
+    String low = prefix + parting[0] + "/item-";
+    String high = prefix + parting[1] + "/item-";
+    List<String> values = new ArrayList<>(List.of(low, high));
+    int size = 2 + random.nextInt(random.nextInt(4) == 0 ? 300 : 60);
+    while (values.size() < size) {
+      String bound = random.nextBoolean() ? low : high;
+      String stem;
+      switch (random.nextInt(5)) {
+        case 0:
+          stem = prefix;
+          break;
+        case 1:
+          stem = cut(prefix, random);
+          break;
+        case 2:
+          stem = bound;
+          break;
+        case 3:
+          stem = cut(bound, random);
+          break;
+        default:
+          stem = values.get(random.nextInt(values.size()));
+      }
+      values.add(CollationSamples.pieces(stem, LONG_PREFIX_TAILS, 3, random));
+    }
+    if (random.nextInt(3) == 0) {
+      Collections.shuffle(values, random);
+    }
+    return values;
+  }
+
+  /** {@code value} cut at a random character, at its start or end included. */
+  private static String cut(String value, Random random) {
+    return value.substring(
+        0,
+        value.offsetByCodePoints(0, random.nextInt(value.codePointCount(0, value.length()) + 1)));
   }
 
   /** Without ranks (a comparator that offers none) the tracker is just as exact. */
