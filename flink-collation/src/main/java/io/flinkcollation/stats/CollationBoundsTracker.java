@@ -42,12 +42,14 @@ import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
  * Swedish {@code å}, before what goes on none of its contractions), which mostly decides it the
  * same way; otherwise the value's ranks are walked against those of each bound the first primaries
  * left open, from where its bytes depart from that bound and only until they differ, which makes it
- * inside or a new bound (a value equal in bytes to a bound is done there). Such values are then
- * only validated as UTF-8. A value the ranks cannot decide is looked up among the values already
- * accounted for in this file ({@link SeenValues}) and skipped when found. Only the rest is decoded
- * and compared with the collator, against the bounds the ranks left open. Nothing is allocated per
- * value on the ranked paths, and the common one touches no memory but this object and the value.
- * Memory does not grow with the number of values.
+ * inside or a new bound (a value equal in bytes to a bound is done there); a value that holds all
+ * of eight or more bytes the bounds share (URLs) is mostly decided by its rank where the bounds
+ * part, against the bounds' ranks there, kept while they stay. Such values are then only validated
+ * as UTF-8. A value the ranks cannot decide is looked up among the values already accounted for in
+ * this file ({@link SeenValues}) and skipped when found. Only the rest is decoded and compared with
+ * the collator, against the bounds the ranks left open. Nothing is allocated per value on the
+ * ranked paths, and the common one touches no memory but this object and the value. Memory does not
+ * grow with the number of values.
  *
  * <p>Not part of the supported API ({@link io.flinkcollation.api.PublicApi}): public for other
  * packages of this project only.
