@@ -579,6 +579,59 @@ class CollationBoundsTrackerEquivalenceTest {
     }
   }
 
+  /**
+   * A value that departs from such bounds with bytes that are not UTF-8 (a stray continuation byte,
+   * a lead without its continuation, a cut-off three-byte sequence, 0xFF), at the parting point,
+   * around it, after a character between the bounds' there or inside a bound's character, makes the
+   * metric {@link Outcome#INVALID_UTF8}: the check of the rest starts no later than the departure,
+   * whatever start the tracker kept.
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("longPrefixCollations")
+  void invalidBytesAroundTheBytesLongBoundsShareMakeTheMetricInvalid(Collation collation) {
+    byte[][] invalid = {{(byte) 0x80}, {(byte) 0xC3}, {(byte) 0xE9, (byte) 0x80}, {(byte) 0xFF}};
+    for (String ending : LONG_PREFIX_ENDINGS) {
+      for (String[] parting : LONG_PREFIX_PARTINGS) {
+        String prefix = "https://www.example.com/shop/" + ending;
+        byte[] low = (prefix + parting[0] + "/item-").getBytes(StandardCharsets.UTF_8);
+        byte[] high = (prefix + parting[1] + "/item-").getBytes(StandardCharsets.UTF_8);
+        int from = prefix.getBytes(StandardCharsets.UTF_8).length - 2;
+        // A stem between the bounds too, so that a rank at the parting point decides it.
+        byte[] between = (prefix + "m/").getBytes(StandardCharsets.UTF_8);
+        for (byte[] bound : List.of(low, high, between)) {
+          for (int cut = from; cut <= bound.length; cut++) {
+            for (byte[] bad : invalid) {
+              byte[] value = Arrays.copyOf(bound, cut + bad.length + 1);
+              System.arraycopy(bad, 0, value, cut, bad.length);
+              value[value.length - 1] = 'z';
+              if (Arrays.equals(
+                  new String(value, StandardCharsets.UTF_8).getBytes(StandardCharsets.UTF_8),
+                  value)) {
+                // A cut lead completed by the byte after it (C3 then 80): valid, not this test's.
+                continue;
+              }
+              CollationBoundsTracker tracker = ranked(collation, collation.newComparator(), 1024);
+              tracker.add(low, 0, low.length);
+              tracker.add(high, 0, high.length);
+              tracker.add(value, 0, value.length);
+              if (tracker.outcome() != Outcome.INVALID_UTF8) {
+                assertThat(tracker.outcome())
+                    .as(
+                        "%s, %s after bounds %s",
+                        collation,
+                        Arrays.toString(value),
+                        List.of(
+                            new String(low, StandardCharsets.UTF_8),
+                            new String(high, StandardCharsets.UTF_8)))
+                    .isEqualTo(Outcome.INVALID_UTF8);
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+
   static Stream<Collation> longPrefixCollations() {
     return Stream.concat(
         Stream.of(
