@@ -643,8 +643,10 @@ public final class CollationBoundsTracker {
   }
 
   /**
-   * Rebuilds the inside-by-first-character bits of ASCII, and forgets those of other blocks, when
-   * the first primary of a bound has changed.
+   * After a bound moved: what the tracker keeps about both bounds. How many bytes they share, and
+   * for values that part from both where they part, the walk start and the bounds' ranks there
+   * ({@link #accountPastSharedBytes}); when the first primary of a bound has changed, the
+   * inside-by-first-character bits of ASCII are rebuilt and those of other blocks forgotten.
    */
   private void boundsMoved() {
     boundsShared = min.mismatch(max.bytes, 0, max.length, 0);
@@ -658,13 +660,14 @@ public final class CollationBoundsTracker {
                 && boundsShared < max.length
             ? walkStart(min.bytes, 0, min.length, boundsShared)
             : -1;
+    // The ranks there count only where the walk starts right at the parting point and both bounds
+    // have one.
     boolean rankedThere = partingWalkStart >= 0 && partingWalkStart == boundsShared;
-    partingRankMin = rankedThere ? min.rankAt(boundsShared) : 0;
-    partingRankMax = rankedThere ? max.rankAt(boundsShared) : 0;
-    if (partingRankMin == 0 || partingRankMax == 0) {
-      partingRankMin = 0;
-      partingRankMax = 0;
-    }
+    int rankMin = rankedThere ? min.rankStartingAt(boundsShared) : 0;
+    int rankMax = rankedThere ? max.rankStartingAt(boundsShared) : 0;
+    boolean bothRanked = rankMin > 0 && rankMax > 0;
+    partingRankMin = bothRanked ? rankMin : 0;
+    partingRankMax = bothRanked ? rankMax : 0;
     if (ranks == null || (min.firstRank == insideFor && max.firstRank == insideUntil)) {
       return;
     }

@@ -127,7 +127,7 @@ final class RankedBound {
    * The rank of the character that starts at byte {@code pos}, a character boundary, 0 where the
    * walk of this bound ranked none there.
    */
-  int rankAt(int pos) {
+  int rankStartingAt(int pos) {
     return pos <= rankedUntil && rankAt[pos] < rankCount ? ranks[rankAt[pos]] : 0;
   }
 

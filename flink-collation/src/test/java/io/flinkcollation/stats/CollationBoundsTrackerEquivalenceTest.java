@@ -269,9 +269,7 @@ class CollationBoundsTrackerEquivalenceTest {
     while (values.size() < size) {
       int from = random.nextInt(4);
       String stem = from == 0 ? min : from == 1 ? max : values.get(random.nextInt(values.size()));
-      int cut =
-          stem.offsetByCodePoints(0, random.nextInt(stem.codePointCount(0, stem.length()) + 1));
-      String value = CollationSamples.pieces(stem.substring(0, cut), pieces, 4, random);
+      String value = CollationSamples.pieces(cut(stem, random), pieces, 4, random);
       min = order.compare(value, min) < 0 ? value : min;
       max = order.compare(value, max) > 0 ? value : max;
       values.add(value);
@@ -410,14 +408,7 @@ class CollationBoundsTrackerEquivalenceTest {
   /** A file of values that all branch off one stem of {@code pieces}, at any of its characters. */
   static List<String> stemFile(List<String> pieces, Random random, Comparator<String> order) {
     String stem = CollationSamples.pieces("", pieces, 16, random);
-    return poolFile(
-        r -> {
-          int cut =
-              stem.offsetByCodePoints(0, r.nextInt(stem.codePointCount(0, stem.length()) + 1));
-          return CollationSamples.pieces(stem.substring(0, cut), pieces, 3, r);
-        },
-        random,
-        order);
+    return poolFile(r -> CollationSamples.pieces(cut(stem, r), pieces, 3, r), random, order);
   }
 
   /**
@@ -477,11 +468,7 @@ class CollationBoundsTrackerEquivalenceTest {
           values.add(bound);
           break;
         case 2:
-          values.add(
-              bound.substring(
-                  0,
-                  bound.offsetByCodePoints(
-                      0, random.nextInt(bound.codePointCount(0, bound.length()) + 1))));
+          values.add(cut(bound, random));
           break;
         default:
           values.add(CollationSamples.pieces(bound, pieces, 3, random));
