@@ -51,14 +51,13 @@ import org.openjdk.jmh.annotations.Warmup;
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
-// Iceberg's Parquet writer needs about 6 s of a 1 s-iteration run before its time per row settles
-// (15.5, 2.2, 1.7, 1.6, 1.3 µs, then 1.2 µs ± 3%): a shorter warm-up measured the JIT, not the
-// writer, and gave intervals of ±50%.
-@Warmup(iterations = 8, time = 1)
-@Measurement(iterations = 8, time = 1)
+// Three JVMs per case: the same case measured 15-30% apart from one JVM to the next (the code the
+// JIT lays out differs), far more than the interval of one JVM's iterations, so a share taken in
+// one JVM could pass or fail by chance (docs/design.md#measuring-the-tracker).
 @Fork(
-    value = 1,
+    value = 3,
     jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
+@Measurement(iterations = 4, time = 1)
 public class TrackerBenchmark {
   /** Rows of the ring, and rows per stock file. */
   static final int ROWS = 1 << 16;
@@ -99,6 +98,8 @@ public class TrackerBenchmark {
 
   @Benchmark
   @OperationsPerInvocation(BATCH)
+  // The set-up has already run every value through the tracker once.
+  @Warmup(iterations = 2, time = 1)
   public void tracker(CpuTime cpu) {
     byte[] stored = rows.stored;
     int[] starts = rows.starts;
@@ -114,6 +115,10 @@ public class TrackerBenchmark {
 
   @Benchmark
   @OperationsPerInvocation(ROWS)
+  // Iceberg's Parquet writer needs about 6 s of a 1 s-iteration run before its time per row
+  // settles (15.5, 2.2, 1.7, 1.6, 1.3 µs, then 1.2 µs ± 3%): a shorter warm-up measured the JIT,
+  // not the writer, and gave intervals of ±50%.
+  @Warmup(iterations = 6, time = 1)
   public long stockParquet(CpuTime cpu) throws IOException {
     // Closed and its metrics read, as Iceberg's DataWriter does with every file it writes.
     FileAppender<RowData> appender =

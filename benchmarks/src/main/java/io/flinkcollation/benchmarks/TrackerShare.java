@@ -34,6 +34,9 @@ import org.openjdk.jmh.util.ListStatistics;
  * as JMH gives its own scores); the quotient of JMH's wall-clock scores is printed beside. The
  * share's interval is the range of quotients of the two intervals' ends: lowest tracker time over
  * highest stock time, to highest over lowest, so it holds at least as surely as both together.
+ * Iterations of all forks (JVMs) are pooled; beside, the shares of each JVM pair (the k-th JVM of
+ * the tracker over the k-th of the stock writer) give their lowest and highest, which shows how far
+ * one JVM's share may stray.
  *
  * <p>Arguments are JMH's own (for example {@code -f 2 -wi 5 -i 10 -p family=CJK}); without a
  * benchmark pattern it runs every {@link TrackerBenchmark} method.
@@ -131,7 +134,7 @@ public final class TrackerShare {
             + " the benchmark thread, ± %.1f%% interval%n",
         CONFIDENCE_PERCENT);
     out.printf(
-        "%-19s %-16s %-5s %17s %17s %7s %15s %6s %10s%n",
+        "%-19s %-16s %-5s %17s %17s %7s %15s %6s %14s %10s%n",
         "family",
         "collation",
         "card.",
@@ -140,13 +143,15 @@ public final class TrackerShare {
         "share",
         "share interval",
         "<=" + GOAL_PERCENT + "%",
+        "JVM pairs",
         "wall share");
     double worst = 0;
     double worstUpper = 0;
+    double worstFork = 0;
     for (Share share : shares) {
       out.printf(
           Locale.ROOT,
-          "%-19s %-16s %-5s %17s %17s %6.2f%% %6.2f%%-%5.2f%% %6s %9.2f%%%n",
+          "%-19s %-16s %-5s %17s %17s %6.2f%% %6.2f%%-%5.2f%% %6s %6.2f%%-%5.2f%% %9.2f%%%n",
           share.family,
           share.family.collation(),
           share.cardinality.name().toLowerCase(Locale.ROOT),
@@ -158,15 +163,20 @@ public final class TrackerShare {
           share.upperPercent() <= GOAL_PERCENT
               ? "yes"
               : share.percent() <= GOAL_PERCENT ? "maybe" : "no",
+          share.lowestForkPercent(),
+          share.highestForkPercent(),
           100 * share.wallRatio);
       worst = Math.max(worst, share.percent());
       worstUpper = Math.max(worstUpper, share.upperPercent());
+      worstFork = Math.max(worstFork, share.highestForkPercent());
     }
     out.printf(
         Locale.ROOT,
-        "max share per collated column: %.2f%% (interval upper end %.2f%%; goal %.1f%%)%n",
+        "max share per collated column: %.2f%% (interval upper end %.2f%%; highest JVM pair"
+            + " %.2f%%; goal %.1f%%)%n",
         worst,
         worstUpper,
+        worstFork,
         GOAL_PERCENT);
   }
 
@@ -174,10 +184,13 @@ public final class TrackerShare {
   static final class Estimate {
     final double score;
     final double error;
+    // The mean of each fork (JVM), in JMH's order; one for JMH's wall-clock scores.
+    final double[] forks;
 
-    Estimate(double score, double error) {
+    Estimate(double score, double error, double... forks) {
       this.score = score;
       this.error = error;
+      this.forks = forks.length == 0 ? new double[] {score} : forks;
     }
 
     /** JMH's own score: wall-clock time per operation. */
@@ -192,7 +205,9 @@ public final class TrackerShare {
      */
     static Estimate cpu(RunResult result) {
       ListStatistics iterations = new ListStatistics();
+      List<Double> forks = new ArrayList<>();
       for (BenchmarkResult fork : result.getBenchmarkResults()) {
+        ListStatistics forkIterations = new ListStatistics();
         for (IterationResult iteration : fork.getIterationResults()) {
           Result<?> cpu = iteration.getSecondaryResults().get(CPU_RESULT);
           if (cpu == null) {
@@ -204,10 +219,15 @@ public final class TrackerShare {
                     + ": its method must take a CpuTime and count its operations");
           }
           iterations.addValue(cpu.getScore());
+          forkIterations.addValue(cpu.getScore());
         }
+        forks.add(forkIterations.getMean());
       }
       double mean = iterations.getMean();
-      return new Estimate(mean, known(mean, iterations.getMeanErrorAt(CONFIDENCE_PERCENT / 100)));
+      return new Estimate(
+          mean,
+          known(mean, iterations.getMeanErrorAt(CONFIDENCE_PERCENT / 100)),
+          forks.stream().mapToDouble(Double::doubleValue).toArray());
     }
 
     /**
@@ -265,6 +285,24 @@ public final class TrackerShare {
     /** Infinite when the stock interval reaches zero. */
     double upperPercent() {
       return stock.lower() == 0 ? Double.POSITIVE_INFINITY : 100 * tracker.upper() / stock.lower();
+    }
+
+    /** The shares of each JVM pair, the k-th JVM of each benchmark, as many as both have. */
+    double[] forkPercents() {
+      int pairs = Math.min(tracker.forks.length, stock.forks.length);
+      double[] percents = new double[pairs];
+      for (int k = 0; k < pairs; k++) {
+        percents[k] = 100 * tracker.forks[k] / stock.forks[k];
+      }
+      return percents;
+    }
+
+    double lowestForkPercent() {
+      return Arrays.stream(forkPercents()).min().orElse(Double.NaN);
+    }
+
+    double highestForkPercent() {
+      return Arrays.stream(forkPercents()).max().orElse(Double.NaN);
     }
   }
 }

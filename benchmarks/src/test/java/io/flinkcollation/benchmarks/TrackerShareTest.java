@@ -28,6 +28,8 @@ class TrackerShareTest {
       assertThat(share.stock.score).isPositive();
       assertThat(share.lowerPercent()).isBetween(0.0, share.percent());
       assertThat(share.upperPercent()).isGreaterThanOrEqualTo(share.percent());
+      // One fork (-f 0 runs in this JVM): the one JVM pair's share is the share.
+      assertThat(share.forkPercents()).containsExactly(share.percent());
     }
     ByteArrayOutputStream printed = new ByteArrayOutputStream();
     TrackerShare.print(shares, new PrintStream(printed, true, StandardCharsets.UTF_8));
