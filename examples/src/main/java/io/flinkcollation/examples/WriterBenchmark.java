@@ -16,8 +16,10 @@ import java.lang.management.ThreadMXBean;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -70,15 +72,17 @@ import org.apache.iceberg.types.Types;
  *       distribution-free {@value #INTERVAL_CONFIDENCE} confidence interval from the order
  *       statistics of its cycles ({@link MedianInterval}); the run ends by saying whether the
  *       widest of them is within ±{@value #GOAL_HALF_WIDTH_PERCENT}% of its median, and with the
- *       smallest median ratio.
+ *       smallest median ratio. With {@code --jvms N} the sinks in turn are measured again in N - 1
+ *       fresh JVMs ({@link PairedJvms}), and each case's ratio is the median over the JVMs.
  * </ul>
  */
 public final class WriterBenchmark {
   static final String USAGE =
       "WriterBenchmark [--rows N (default: 2000000)] [--rounds N (default: 9; 0: none)]"
           + " [--paired-rows N (default: 8000000)] [--tracker-values N (default: 10000000)]"
-          + " [--prune-rows N (default: 2000000)]"
-          + " [--warehouse DIR (default: a temporary folder)]";
+          + " [--prune-rows N (default: 2000000)] [--jvms N (default: 3)]"
+          + " [--warehouse DIR (default: a temporary folder)]"
+          + " [--paired-result FILE (only the sinks in turn, their ratios to FILE: one of --jvms)]";
 
   static final Schema SCHEMA =
       new Schema(
@@ -140,6 +144,15 @@ public final class WriterBenchmark {
     Path dir =
         warehouse == null ? Files.createTempDirectory("collation-bench") : Path.of(warehouse);
     WriterBenchmark bench = new WriterBenchmark(dir.toAbsolutePath().toString());
+    if (settings.pairedResult != null) {
+      // One of the JVMs of --jvms: the sinks in turn only.
+      double[][] ratios = new double[2][];
+      for (boolean highCardinality : new boolean[] {false, true}) {
+        ratios[highCardinality ? 1 : 0] = medians(bench.paired(pairedRows, highCardinality));
+      }
+      PairedJvms.write(Path.of(settings.pairedResult), ratios);
+      return;
+    }
 
     System.out.printf("Writer benchmark: parallelism 1, warehouse %s%n", dir);
     if (rounds > 0) {
@@ -166,6 +179,7 @@ public final class WriterBenchmark {
     double[] stockNanosPerRow = new double[2];
     MedianInterval widest = null;
     String widestCase = null;
+    double[][] thisJvm = new double[2][];
     for (boolean highCardinality : new boolean[] {false, true}) {
       if (rounds > 0) {
         Throughput result = bench.throughput(rows, rounds, highCardinality);
@@ -174,6 +188,7 @@ public final class WriterBenchmark {
       }
       Paired paired = bench.paired(pairedRows, highCardinality);
       stockNanosPerRow[highCardinality ? 1 : 0] = paired.stockNanosPerRow;
+      thisJvm[highCardinality ? 1 : 0] = medians(paired);
       for (int c = 1; c < CASES.length; c++) {
         MedianInterval interval = paired.ratios[c];
         minCpuRatio = Math.min(minCpuRatio, interval.median);
@@ -182,6 +197,14 @@ public final class WriterBenchmark {
           widestCase = CASES[c] + ", " + (highCardinality ? "high" : "low") + " cardinality";
         }
       }
+    }
+    if (settings.jvms > 1) {
+      List<double[][]> byJvm = new ArrayList<>();
+      byJvm.add(thisJvm);
+      System.out.printf(
+          "%nSinks in turn again in %d more JVMs, one after the other:%n", settings.jvms - 1);
+      byJvm.addAll(PairedJvms.run((int) settings.jvms - 1, pairedRows, dir));
+      minCpuRatio = PairedJvms.print(byJvm, CASES);
     }
     System.out.println();
     trackers(trackerValues, stockNanosPerRow);
@@ -210,8 +233,14 @@ public final class WriterBenchmark {
             : "no (write more rows: --paired-rows)");
     System.out.printf(
         Locale.ROOT,
-        "min ratio collated/stock: %.2f (rows per second of task CPU, sinks in turn)%n",
-        minCpuRatio);
+        "min ratio collated/stock: %.2f (rows per second of task CPU, sinks in turn%s)%n",
+        minCpuRatio,
+        settings.jvms > 1 ? ", median over " + settings.jvms + " JVMs" : "");
+  }
+
+  /** Each case's median ratio collated/stock. */
+  private static double[] medians(Paired paired) {
+    return Arrays.stream(paired.ratios).mapToDouble(ratio -> ratio.median).toArray();
   }
 
   /** The command line, checked. */
@@ -222,6 +251,8 @@ public final class WriterBenchmark {
     final long trackerValues;
     final long pruneRows;
     final String warehouse;
+    final long jvms;
+    final String pairedResult;
     final boolean help;
 
     private Settings(ExampleArgs parsed) {
@@ -231,6 +262,8 @@ public final class WriterBenchmark {
       trackerValues = parsed.getLong("tracker-values", 10_000_000);
       pruneRows = parsed.getLong("prune-rows", 2_000_000);
       warehouse = parsed.get("warehouse", null);
+      jvms = parsed.getLong("jvms", 3);
+      pairedResult = parsed.get("paired-result", null);
       help = parsed.flag("help");
     }
 
@@ -241,7 +274,14 @@ public final class WriterBenchmark {
               ExampleArgs.parse(
                   args,
                   Set.of(
-                      "rows", "rounds", "paired-rows", "tracker-values", "prune-rows", "warehouse"),
+                      "rows",
+                      "rounds",
+                      "paired-rows",
+                      "tracker-values",
+                      "prune-rows",
+                      "jvms",
+                      "warehouse",
+                      "paired-result"),
                   Set.of()));
       if (settings.rows < 100 * FIXED_COST_ROWS) {
         throw new IllegalArgumentException(
@@ -253,6 +293,10 @@ public final class WriterBenchmark {
         throw new IllegalArgumentException(
             "--rounds must be at least 0 (0: no separate jobs), --tracker-values and --prune-rows"
                 + " at least 1");
+      }
+      if (settings.jvms < 1 || settings.jvms > 99) {
+        throw new IllegalArgumentException(
+            "--jvms must be 1 to 99 (1: the sinks in turn in this JVM only); got " + settings.jvms);
       }
       long pairedMinimum = InterleavedWrites.rowsFor(InterleavedWrites.MIN_CYCLES, CASES.length);
       if (settings.pairedRows < pairedMinimum) {

@@ -2,6 +2,7 @@ package io.flinkcollation.examples;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -37,6 +38,8 @@ class WriterBenchmarkTest {
             "10000",
             "--prune-rows",
             "20000",
+            "--jvms",
+            "2",
             "--warehouse",
             dir.toString());
     assertThat(out)
@@ -68,9 +71,35 @@ class WriterBenchmarkTest {
       assertThat(Double.parseDouble(line.group(5))).as(line.group()).isGreaterThanOrEqualTo(median);
     }
     assertThat(cases).as(out).containsExactly("0", "1", "2", "0", "1", "2");
+    // The sinks in turn again in a second JVM, which wrote its log and ratios to the warehouse:
+    // per case both JVMs' ratios, their median and range.
+    assertThat(dir.resolve("paired-jvm-1.log")).exists();
+    double[][] secondJvm = PairedJvms.read(dir.resolve("paired-jvm-1.txt"));
+    assertThat(secondJvm).hasNumberOfRows(2);
+    for (double[] byCase : secondJvm) {
+      // Stock against itself, then each collated case.
+      assertThat(byCase).hasSize(4).startsWith(1.0);
+    }
+    Matcher jvmLine =
+        Pattern.compile(
+                "(low|high) +collation, \\d metrics? +([\\d.]+) +([\\d.]+) +([\\d.]+)"
+                    + " +([\\d.]+)-([\\d.]+)")
+            .matcher(out.substring(out.indexOf("Sinks in turn in 2 JVMs")));
+    int jvmLines = 0;
+    while (jvmLine.find()) {
+      jvmLines++;
+      double first = Double.parseDouble(jvmLine.group(2));
+      double second = Double.parseDouble(jvmLine.group(3));
+      assertThat(Double.parseDouble(jvmLine.group(4)))
+          .as(jvmLine.group())
+          .isCloseTo((first + second) / 2, within(0.0011));
+      assertThat(Double.parseDouble(jvmLine.group(5))).isEqualTo(Math.min(first, second));
+      assertThat(Double.parseDouble(jvmLine.group(6))).isEqualTo(Math.max(first, second));
+    }
+    assertThat(jvmLines).as(out).isEqualTo(6);
     assertThat(out)
         .containsPattern("widest interval of a median ratio collated/stock .*within ±2%: (yes|no)")
-        .containsPattern("min ratio collated/stock: [\\d.]+ ");
+        .containsPattern("min ratio collated/stock: [\\d.]+ .*median over 2 JVMs");
   }
 
   @Test
@@ -79,9 +108,14 @@ class WriterBenchmarkTest {
     assertThat(defaults.rows).isEqualTo(2_000_000);
     assertThat(defaults.rounds).isEqualTo(9);
     assertThat(defaults.pairedRows).isEqualTo(8_000_000);
+    assertThat(defaults.jvms).isEqualTo(3);
+    assertThatThrownBy(() -> WriterBenchmark.Settings.parse(new String[] {"--jvms", "0"}))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("--jvms must be 1 to 99 (1: the sinks in turn in this JVM only); got 0");
     assertThat(WriterBenchmark.USAGE)
         .contains("--rounds N (default: 9; 0: none)")
-        .contains("--paired-rows N (default: 8000000)");
+        .contains("--paired-rows N (default: 8000000)")
+        .contains("--jvms N (default: 3)");
     // No separate jobs at all is a valid run: the sinks in turn decide.
     assertThat(WriterBenchmark.Settings.parse(new String[] {"--rounds", "0"}).rounds).isZero();
     assertThatThrownBy(() -> WriterBenchmark.Settings.parse(new String[] {"--rounds", "-1"}))
