@@ -119,10 +119,7 @@ final class PairedJvms {
           values[jvm] = byJvm.get(jvm)[cardinality][c];
           each.append(String.format(Locale.ROOT, "%7.3f", values[jvm]));
         }
-        double[] sorted = values.clone();
-        Arrays.sort(sorted);
-        int n = sorted.length;
-        double median = n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+        double median = WriterBenchmark.median(values);
         min = Math.min(min, median);
         System.out.printf(
             Locale.ROOT,
@@ -131,8 +128,8 @@ final class PairedJvms {
             cases[c],
             each,
             median,
-            sorted[0],
-            sorted[n - 1]);
+            WriterBenchmark.min(values),
+            WriterBenchmark.max(values));
       }
     }
     return min;

@@ -786,18 +786,18 @@ public final class WriterBenchmark {
         TableIdentifier.parse(table.name().replaceFirst("^[^.]*\\.", "")));
   }
 
-  private static double median(double[] values) {
+  static double median(double[] values) {
     double[] sorted = values.clone();
     Arrays.sort(sorted);
     int n = sorted.length;
     return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
   }
 
-  private static double min(double[] values) {
+  static double min(double[] values) {
     return Arrays.stream(values).min().orElse(Double.NaN);
   }
 
-  private static double max(double[] values) {
+  static double max(double[] values) {
     return Arrays.stream(values).max().orElse(Double.NaN);
   }
 
