@@ -253,31 +253,39 @@ public final class CollationBoundsTracker {
         return;
       }
     }
-    byte departing = bytes[offset + parting];
-    // The bounds differ at the parting byte: the value holds at most one of them there.
-    int sharedWithMin =
-        departing == min.bytes[parting]
-            ? min.mismatch(bytes, offset, length, parting + 1)
-            : parting;
+    int sharedWithMin = sharedPastParting(min, bytes, offset, length);
     if (sharedWithMin < 0) {
       return;
     }
-    int sharedWithMax =
-        departing == max.bytes[parting]
-            ? max.mismatch(bytes, offset, length, parting + 1)
-            : parting;
+    int sharedWithMax = sharedPastParting(max, bytes, offset, length);
     if (sharedWithMax < 0) {
       return;
     }
-    int fromMin =
-        sharedWithMin == parting
-            ? partingWalkStart
-            : walkStart(bytes, offset, length, sharedWithMin);
-    int fromMax =
-        sharedWithMax == parting
-            ? partingWalkStart
-            : walkStart(bytes, offset, length, sharedWithMax);
-    decide(bytes, offset, length, true, true, fromMin, fromMax);
+    decide(
+        bytes,
+        offset,
+        length,
+        true,
+        true,
+        walkStartPastParting(bytes, offset, length, sharedWithMin),
+        walkStartPastParting(bytes, offset, length, sharedWithMax));
+  }
+
+  /**
+   * How many leading bytes a value that holds the bytes both bounds share has in common with {@code
+   * bound} ({@link RankedBound#mismatch}: -1 when it is the bound's bytes). The bounds differ at
+   * the parting byte, so the value holds at most one of them there.
+   */
+  private int sharedPastParting(RankedBound bound, byte[] bytes, int offset, int length) {
+    int parting = boundsShared;
+    return bytes[offset + parting] == bound.bytes[parting]
+        ? bound.mismatch(bytes, offset, length, parting + 1)
+        : parting;
+  }
+
+  /** {@link #walkStart} of such a value, kept for one that departs right where the bounds part. */
+  private int walkStartPastParting(byte[] bytes, int offset, int length, int shared) {
+    return shared == boundsShared ? partingWalkStart : walkStart(bytes, offset, length, shared);
   }
 
   /**
