@@ -19,15 +19,16 @@ import java.util.Locale;
  *
  * <p>Each JVM is this JVM's own command: the same {@code java}, JVM options (less agents) and class
  * path, running {@code WriterBenchmark --paired-result FILE}, which measures only the sinks in turn
- * and writes each case's median ratio to FILE. Its output goes to a log beside FILE.
+ * and writes each case's median ratio to FILE. Its output goes to a log beside FILE, its tables to
+ * a warehouse folder beside FILE (not a temporary folder of its own, which nothing would remove).
  */
 final class PairedJvms {
 
   private PairedJvms() {}
 
   /**
-   * Runs {@code count} more JVMs of {@code pairedRows} rows each, their files and logs in {@code
-   * dir}; per JVM, the median ratios by cardinality (low, high) and case.
+   * Runs {@code count} more JVMs of {@code pairedRows} rows each, their files, logs and warehouse
+   * folders in {@code dir}; per JVM, the median ratios by cardinality (low, high) and case.
    */
   static List<double[][]> run(int count, long pairedRows, Path dir)
       throws IOException, InterruptedException {
@@ -35,6 +36,7 @@ final class PairedJvms {
     for (int jvm = 1; jvm <= count; jvm++) {
       Path result = dir.resolve("paired-jvm-" + jvm + ".txt");
       Path log = dir.resolve("paired-jvm-" + jvm + ".log");
+      Path warehouse = Files.createDirectories(dir.resolve("paired-jvm-" + jvm));
       List<String> command = new ArrayList<>();
       command.add(ProcessHandle.current().info().command().orElse("java"));
       for (String option : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
@@ -52,7 +54,9 @@ final class PairedJvms {
               "--paired-rows",
               Long.toString(pairedRows),
               "--paired-result",
-              result.toString()));
+              result.toString(),
+              "--warehouse",
+              warehouse.toString()));
       System.out.printf("  JVM %d of %d more: output in %s%n", jvm, count, log);
       Process process =
           new ProcessBuilder(command)

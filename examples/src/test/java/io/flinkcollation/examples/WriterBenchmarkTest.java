@@ -74,6 +74,8 @@ class WriterBenchmarkTest {
     // The sinks in turn again in a second JVM, which wrote its log and ratios to the warehouse:
     // per case both JVMs' ratios, their median and range.
     assertThat(dir.resolve("paired-jvm-1.log")).exists();
+    // Its tables went to a folder of this warehouse, not to a temporary folder left behind.
+    assertThat(dir.resolve("paired-jvm-1")).isDirectoryContaining(path -> true);
     double[][] secondJvm = PairedJvms.read(dir.resolve("paired-jvm-1.txt"));
     assertThat(secondJvm).hasNumberOfRows(2);
     for (double[] byCase : secondJvm) {
