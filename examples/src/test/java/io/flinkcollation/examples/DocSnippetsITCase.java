@@ -152,8 +152,13 @@ class DocSnippetsITCase {
     String resolved = statement.replace(WAREHOUSE, warehouse(snippet.file));
     try {
       TableResult result = sql.executeSql(resolved);
-      try (CloseableIterator<Row> rows = result.collect()) {
-        rows.forEachRemaining(row -> {});
+      if (resolved.toUpperCase(Locale.ROOT).startsWith("INSERT")) {
+        // Its result is only the job's: wait for the commit.
+        result.await();
+      } else {
+        try (CloseableIterator<Row> rows = result.collect()) {
+          rows.forEachRemaining(row -> {});
+        }
       }
     } catch (Exception | AssertionError e) {
       throw new AssertionError(snippet.where() + ": " + statement, e);
