@@ -48,7 +48,8 @@ import org.junit.jupiter.api.io.TempDir;
  *       {@code DataStream<RowData> rows} and {@code DataStream<RowData> changes}, with the imports
  *       of {@link #STATEMENT_IMPORTS}.
  *   <li>The {@code sql} blocks of one file run in order in one batch {@link TableEnvironment}.
- *       Unless the file creates the catalog {@code lake} itself, the test first creates it ({@code
+ *       {@code SET 'key' = 'value'} and {@code RESET 'key'} change the session's configuration, as
+ *       in the SQL client. Unless the file creates the catalog {@code lake} itself, the test first creates it ({@code
  *       iceberg-collation} over a Hadoop warehouse) with the database {@code lake.db}. Every
  *       statement is executed and its result read to the end.
  * </ul>
@@ -78,6 +79,8 @@ class DocSnippetsITCase {
   private static final Pattern CLASS =
       Pattern.compile("(?m)^(?:public\\s+|final\\s+|abstract\\s+)*(?:class|record|interface)\\s+(\\w+)");
   private static final Pattern PACKAGE = Pattern.compile("(?m)^package\\s+([\\w.]+)\\s*;");
+  private static final Pattern SET = Pattern.compile("(?is)SET\\s+'([^']+)'\\s*=\\s*'([^']*)'");
+  private static final Pattern RESET = Pattern.compile("(?is)RESET\\s+'([^']+)'");
   private static final Pattern MAIN = Pattern.compile("static\\s+void\\s+main\\s*\\(");
 
   @TempDir Path dir;
@@ -150,6 +153,16 @@ class DocSnippetsITCase {
 
   private void execute(TableEnvironment sql, String statement, Snippet snippet) throws Exception {
     String resolved = statement.replace(WAREHOUSE, warehouse(snippet.file));
+    Matcher set = SET.matcher(resolved);
+    Matcher reset = RESET.matcher(resolved);
+    if (set.matches()) {
+      // What the SQL client and gateway do with SET: the session's configuration.
+      sql.getConfig().set(set.group(1), set.group(2));
+      return;
+    } else if (reset.matches()) {
+      sql.getConfig().getConfiguration().removeKey(reset.group(1));
+      return;
+    }
     try {
       TableResult result = sql.executeSql(resolved);
       if (resolved.toUpperCase(Locale.ROOT).startsWith("INSERT")) {
@@ -244,6 +257,11 @@ class DocSnippetsITCase {
     markdown.add(root.resolve("README.md"));
     try (Stream<Path> docs = Files.list(root.resolve("docs"))) {
       docs.filter(p -> p.toString().endsWith(".md")).sorted().forEach(markdown::add);
+    }
+    // -Ddoc.snippets=docs/sql.md checks one page only, while writing it.
+    String only = System.getProperty("doc.snippets");
+    if (only != null && !only.isBlank()) {
+      markdown.removeIf(p -> !root.relativize(p).toString().equals(only));
     }
     List<Snippet> snippets = new ArrayList<>();
     for (Path file : markdown) {
