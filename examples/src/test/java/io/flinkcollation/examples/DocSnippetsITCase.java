@@ -49,9 +49,9 @@ import org.junit.jupiter.api.io.TempDir;
  *       of {@link #STATEMENT_IMPORTS}.
  *   <li>The {@code sql} blocks of one file run in order in one batch {@link TableEnvironment}.
  *       {@code SET 'key' = 'value'} and {@code RESET 'key'} change the session's configuration, as
- *       in the SQL client. Unless the file creates the catalog {@code lake} itself, the test first creates it ({@code
- *       iceberg-collation} over a Hadoop warehouse) with the database {@code lake.db}. Every
- *       statement is executed and its result read to the end.
+ *       in the SQL client. Unless the file creates the catalog {@code lake} itself, the test first
+ *       creates it ({@code iceberg-collation} over a Hadoop warehouse) with the database {@code
+ *       lake.db}. Every statement is executed and its result read to the end.
  * </ul>
  */
 class DocSnippetsITCase {
@@ -77,7 +77,8 @@ class DocSnippetsITCase {
   private static final String WAREHOUSE = "/tmp/warehouse";
   private static final Pattern FENCE = Pattern.compile("^(\\s*)```\\s*([A-Za-z0-9_+-]*)\\s*$");
   private static final Pattern CLASS =
-      Pattern.compile("(?m)^(?:public\\s+|final\\s+|abstract\\s+)*(?:class|record|interface)\\s+(\\w+)");
+      Pattern.compile(
+          "(?m)^(?:public\\s+|final\\s+|abstract\\s+)*(?:class|record|interface)\\s+(\\w+)");
   private static final Pattern PACKAGE = Pattern.compile("(?m)^package\\s+([\\w.]+)\\s*;");
   private static final Pattern SET = Pattern.compile("(?is)SET\\s+'([^']+)'\\s*=\\s*'([^']*)'");
   private static final Pattern RESET = Pattern.compile("(?is)RESET\\s+'([^']+)'");
@@ -189,8 +190,7 @@ class DocSnippetsITCase {
     Matcher declared = CLASS.matcher(code);
     if (declared.find()) {
       Matcher pkg = PACKAGE.matcher(code);
-      String className =
-          pkg.find() ? pkg.group(1) + "." + declared.group(1) : declared.group(1);
+      String className = pkg.find() ? pkg.group(1) + "." + declared.group(1) : declared.group(1);
       return new Source(snippet, className, code, true);
     }
     String className = "docsnippets." + snippet.id();
