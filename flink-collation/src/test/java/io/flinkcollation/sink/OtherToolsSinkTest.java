@@ -287,8 +287,8 @@ class OtherToolsSinkTest {
                 + " 'x-engine' at the top level; 'pad' in field 2; 'tight' in metric "
                 + metric
                 + ". They are kept unchanged on every commit of flink-collation and otherwise"
-                + " ignored: bounds are written and read by the keys of the spec (field-id,"
-                + " collation, collation-metrics; id, collation, version)");
+                + " ignored: bounds are written and read by the keys of the spec (collation,"
+                + " collation-metrics, field-id; collation, id, version)");
 
     UpdateCollations.of(reload()).collate("city", DE_CI).addMetric("city").commit();
     JsonNode after =
