@@ -12,6 +12,8 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The {@code icu} provider: {@code icu.<locale>[-modifier]*} over ICU4J's Unicode Collation
@@ -108,6 +110,10 @@ public final class IcuCollationProvider implements CollationProvider {
     }
   }
 
+  /** A locale id, one character that is neither a letter, a digit nor '_', and the rest. */
+  private static final Pattern LOCALE_THEN_MODIFIERS =
+      Pattern.compile("([A-Za-z0-9_]+)[^A-Za-z0-9_]+([A-Za-z0-9].*)");
+
   static Spec parse(String collationName) {
     String prefix = NAME + ".";
     if (collationName == null || !collationName.startsWith(prefix)) {
@@ -119,6 +125,7 @@ public final class IcuCollationProvider implements CollationProvider {
       throw Collations.invalid(collationName, "the locale is missing, as in 'icu.en_US'");
     }
     if (!LOCALES.contains(locale)) {
+      checkModifierSeparator(collationName, locale, collationName.substring(prefix.length()));
       throw Collations.invalid(
           collationName, String.format("unknown ICU locale '%s'%s", locale, suggest(locale)));
     }
@@ -210,6 +217,22 @@ public final class IcuCollationProvider implements CollationProvider {
                   String.join("-", Arrays.asList(parts).subList(0, end)), NAME, known));
         }
       }
+    }
+  }
+
+  /**
+   * Rejects modifiers joined to a known locale by another character than {@code -} ({@code
+   * icu.en_US.ci}, {@code icu.en_US:ci}) with the spelling that works. Without this, the whole
+   * would be reported as an unknown locale, which hides the real mistake.
+   */
+  private static void checkModifierSeparator(String collationName, String locale, String name) {
+    Matcher parts = LOCALE_THEN_MODIFIERS.matcher(locale);
+    if (parts.matches() && LOCALES.contains(parts.group(1))) {
+      throw Collations.invalid(
+          collationName,
+          String.format(
+              "unknown ICU locale '%s': modifiers join the locale with '-', as in '%s.%s'",
+              locale, NAME, name.replaceAll("[^A-Za-z0-9_-]+", "-")));
     }
   }
 

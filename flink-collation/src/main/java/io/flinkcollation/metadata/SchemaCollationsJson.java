@@ -117,7 +117,9 @@ public final class SchemaCollationsJson {
                       fieldId,
                       position.type()));
             }
-            TableCollationsJson.attributesFromJson(holder, prefix, fieldId).ifPresent(fields::add);
+            // Unknown keys of metric entries are ignored: this form is rendered, never stored.
+            TableCollationsJson.attributesFromJson(holder, prefix, fieldId, UnknownKeys.builder())
+                .ifPresent(fields::add);
           });
       TableCollations collations = TableCollations.of(fields);
       collations.validateSchema(schema);

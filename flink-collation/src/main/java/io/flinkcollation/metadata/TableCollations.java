@@ -15,6 +15,8 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
 import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A table's collation annotations and collation metric fields, keyed by the annotated field's id.
@@ -30,8 +32,10 @@ public final class TableCollations implements Serializable {
   /** The table property holding the JSON form. */
   public static final String PROPERTY = "collations";
 
+  private static final Logger LOG = LoggerFactory.getLogger(TableCollations.class);
+
   private static final TableCollations EMPTY =
-      new TableCollations(Collections.emptyList(), Map.of(), List.of());
+      new TableCollations(Collections.emptyList(), Map.of(), List.of(), UnknownKeys.NONE);
 
   private final Map<Integer, FieldCollation> fields;
   private final Map<Integer, CollationMetric> metricsById;
@@ -39,13 +43,17 @@ public final class TableCollations implements Serializable {
   /** Declarations of these field ids could not be read; the reason, by field id. */
   private final Map<Integer, String> unreadableFields;
 
-  /** Problems of the property not tied to one field (not JSON, no 'fields', unknown keys). */
+  /** Problems of the property not tied to one field (not JSON, no 'fields'). */
   private final List<String> unreadableProperty;
+
+  /** Keys this build does not know, of the entries declared here; written back unchanged. */
+  private final UnknownKeys unknownKeys;
 
   private TableCollations(
       Collection<FieldCollation> fieldCollations,
       Map<Integer, String> unreadableFields,
-      List<String> unreadableProperty) {
+      List<String> unreadableProperty,
+      UnknownKeys unknownKeys) {
     Map<Integer, FieldCollation> byField = new TreeMap<>();
     Map<Integer, CollationMetric> byMetric = new TreeMap<>();
     for (FieldCollation field : fieldCollations) {
@@ -70,6 +78,7 @@ public final class TableCollations implements Serializable {
     this.metricsById = Collections.unmodifiableMap(byMetric);
     this.unreadableFields = Collections.unmodifiableMap(new TreeMap<>(unreadableFields));
     this.unreadableProperty = List.copyOf(unreadableProperty);
+    this.unknownKeys = unknownKeys.retain(byField.keySet(), byMetric.keySet());
   }
 
   public static TableCollations empty() {
@@ -79,23 +88,35 @@ public final class TableCollations implements Serializable {
   public static TableCollations of(Collection<FieldCollation> fieldCollations) {
     return fieldCollations.isEmpty()
         ? EMPTY
-        : new TableCollations(fieldCollations, Map.of(), List.of());
+        : new TableCollations(fieldCollations, Map.of(), List.of(), UnknownKeys.NONE);
   }
 
-  /** The readable declarations and the problems of the rest, as read from a corrupt property. */
+  /**
+   * The readable declarations, the problems of the rest and the keys this build does not know, as
+   * read from a property.
+   */
   static TableCollations withProblems(
       Collection<FieldCollation> readable,
       Map<Integer, String> unreadableFields,
-      List<String> unreadableProperty) {
-    return new TableCollations(readable, unreadableFields, unreadableProperty);
+      List<String> unreadableProperty,
+      UnknownKeys unknownKeys) {
+    return new TableCollations(readable, unreadableFields, unreadableProperty, unknownKeys);
   }
 
   /**
    * Reads the model from a table's {@value #PROPERTY} property; empty when it is not set. Never
-   * fails: what cannot be read is reported by {@link #problems()}.
+   * fails: what cannot be read is reported by {@link #problems()}. Keys this build does not know
+   * are logged once per table and JVM ({@link #unknownKeysMessage}).
    */
   public static TableCollations fromTable(Table table) {
-    return fromProperties(table.properties());
+    TableCollations collations = fromProperties(table.properties());
+    if (!collations.unknownKeys.isEmpty()) {
+      // Once per table, whichever catalog (and so table name) it was loaded through.
+      if (LoggedOnce.first(table.location() + '\n' + collations.unknownKeys())) {
+        LOG.warn("{}", collations.unknownKeysMessage(table.name()));
+      }
+    }
+    return collations;
   }
 
   /**
@@ -152,14 +173,42 @@ public final class TableCollations implements Serializable {
         tableName, action, PROPERTY, String.join("; ", problems()), tableName);
   }
 
-  /** A copy without problems: the readable declarations only ({@code UpdateCollations#repair}). */
+  /**
+   * Where the property has keys this build does not know, e.g. {@code 'pad' in field 2}; empty when
+   * it has none. They are no problem: every commit through {@link UpdateCollations} keeps them.
+   */
+  public List<String> unknownKeys() {
+    return unknownKeys.describe();
+  }
+
+  /** Says which keys this build does not know and what is done with them, for a log line. */
+  public String unknownKeysMessage(String tableName) {
+    return String.format(
+        "Table %s: its '%s' property has keys this build does not know: %s. They are kept"
+            + " unchanged on every commit of flink-collation and otherwise ignored: bounds are"
+            + " written and read by the keys of the spec (%s; %s)",
+        tableName,
+        PROPERTY,
+        String.join("; ", unknownKeys.describe()),
+        String.join(", ", TableCollationsJson.FIELD_KEYS),
+        String.join(", ", TableCollationsJson.METRIC_KEYS));
+  }
+
+  UnknownKeys unknownKeysByEntry() {
+    return unknownKeys;
+  }
+
+  /**
+   * A copy without problems: the readable declarations only, with their unknown keys ({@code
+   * UpdateCollations#repair}).
+   */
   TableCollations readableOnly() {
-    return of(fields.values());
+    return new TableCollations(fields.values(), Map.of(), List.of(), unknownKeys);
   }
 
   /** A copy forgetting the problems that are not tied to one field. */
   TableCollations withoutPropertyProblems() {
-    return new TableCollations(fields.values(), unreadableFields, List.of());
+    return new TableCollations(fields.values(), unreadableFields, List.of(), unknownKeys);
   }
 
   /**
@@ -182,7 +231,54 @@ public final class TableCollations implements Serializable {
         });
     return live.size() == fields.size() && unreadable.size() == unreadableFields.size()
         ? this
-        : new TableCollations(live, unreadable, unreadableProperty);
+        : new TableCollations(live, unreadable, unreadableProperty, unknownKeys);
+  }
+
+  /**
+   * The declarations {@link #forSchema} drops: of fields {@code schema} no longer has, readable
+   * ({@link FieldCollation#toString}) or not ({@code field 7 (unreadable)}). Empty when every
+   * declaration is of a field of the schema.
+   */
+  public List<String> staleDeclarations(Schema schema) {
+    List<String> stale = new ArrayList<>();
+    fields.values().stream()
+        .filter(field -> schema.findField(field.fieldId()) == null)
+        .forEach(field -> stale.add(field.toString()));
+    unreadableFields.keySet().stream()
+        .filter(id -> schema.findField(id) == null)
+        .forEach(id -> stale.add("field " + id + " (unreadable)"));
+    return stale;
+  }
+
+  /**
+   * What a writer of {@code schema} should warn about, one line each: declarations of fields the
+   * schema no longer has (ignored: their columns are not written), and no live declaration at all
+   * (files then get no collation bounds). Neither stops a write: a table without collations is an
+   * Iceberg table like any other (docs/other-tools.md#stale-declarations).
+   */
+  public List<String> writerWarnings(String tableName, Schema schema) {
+    List<String> warnings = new ArrayList<>();
+    List<String> stale = staleDeclarations(schema);
+    if (!stale.isEmpty()) {
+      warnings.add(
+          String.format(
+              "Table %s: its '%s' property declares collations of fields the schema no longer has"
+                  + " (dropped through plain Iceberg, or declared by another tool): %s. Writers"
+                  + " ignore them and write no bounds for them; UpdateCollations.of(table).commit()"
+                  + " removes them (their metric ids stay reserved)",
+              tableName, PROPERTY, String.join("; ", stale)));
+    }
+    TableCollations live = forSchema(schema);
+    if (live.isEmpty() && live.problems().isEmpty()) {
+      warnings.add(
+          String.format(
+              "Table %s declares no collations, so the collation sink writes it without collation"
+                  + " bounds, as Iceberg's FlinkSink would. Declare them first for bounds, for"
+                  + " example UpdateCollations.of(table).collate(\"name\", \"icu.en_US-ci\")"
+                  + ".addMetric(\"name\").commit()",
+              tableName));
+    }
+    return warnings;
   }
 
   /** The annotated fields, by field id. */
@@ -236,12 +332,9 @@ public final class TableCollations implements Serializable {
 
   /** {@code next} with this copy's problems, except those of {@code fieldId}, now redeclared. */
   private TableCollations replacing(int fieldId, List<FieldCollation> next) {
-    if (unreadableFields.isEmpty() && unreadableProperty.isEmpty()) {
-      return of(next);
-    }
     Map<Integer, String> unreadable = new TreeMap<>(unreadableFields);
     unreadable.remove(fieldId);
-    return new TableCollations(next, unreadable, unreadableProperty);
+    return new TableCollations(next, unreadable, unreadableProperty, unknownKeys);
   }
 
   /**
@@ -316,7 +409,8 @@ public final class TableCollations implements Serializable {
     TableCollations that = (TableCollations) other;
     return fields.equals(that.fields)
         && unreadableFields.equals(that.unreadableFields)
-        && unreadableProperty.equals(that.unreadableProperty);
+        && unreadableProperty.equals(that.unreadableProperty)
+        && unknownKeys.equals(that.unknownKeys);
   }
 
   @Override

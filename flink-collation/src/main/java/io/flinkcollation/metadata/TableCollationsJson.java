@@ -26,7 +26,9 @@ import java.util.TreeSet;
  *
  * The keys inside a field entry are the spec's field attributes (Appendix C). An entry whose
  * collation is {@code utf8} means no collation (docs/spec-notes.md#rules-followed) and is read as
- * absent; with metrics it is an error.
+ * absent; with metrics it is an error. Keys this build does not know, at the top level, in a field
+ * entry or in a metric entry, are read around and written back unchanged ({@link UnknownKeys}): the
+ * spec's JSON may gain keys and other engines may add their own (docs/other-tools.md).
  */
 final class TableCollationsJson {
   /** Strict: a repeated key or trailing text is an error, not a silent last-one-wins. */
@@ -43,49 +45,52 @@ final class TableCollationsJson {
   static final String ID = "id";
   static final String VERSION = "version";
 
-  private static final Set<String> FIELD_KEYS =
+  static final Set<String> FIELD_KEYS =
       new TreeSet<>(List.of(FIELD_ID, COLLATION, COLLATION_METRICS));
-  private static final Set<String> METRIC_KEYS = new TreeSet<>(List.of(ID, COLLATION, VERSION));
+  static final Set<String> METRIC_KEYS = new TreeSet<>(List.of(ID, COLLATION, VERSION));
 
   private TableCollationsJson() {}
 
   static String toJson(TableCollations collations) {
+    UnknownKeys unknown = collations.unknownKeysByEntry();
     ObjectNode root = MAPPER.createObjectNode();
     ArrayNode fields = root.putArray(FIELDS);
     for (FieldCollation field : collations.fields().values()) {
       ObjectNode node = fields.addObject();
       node.put(FIELD_ID, field.fieldId());
       node.put(COLLATION, field.collation());
-      node.set(COLLATION_METRICS, metricsToJson(field.metrics()));
+      ArrayNode metrics = metricsToJson(field.metrics());
+      for (int i = 0; i < field.metrics().size(); i++) {
+        unknown.ofMetric(field.metrics().get(i).id()).writeTo((ObjectNode) metrics.get(i));
+      }
+      node.set(COLLATION_METRICS, metrics);
+      unknown.ofField(field.fieldId()).writeTo(node);
     }
+    unknown.topLevel().writeTo(root);
     return root.toString();
   }
 
   /**
-   * Reads the property leniently: an entry that cannot be read (malformed, unknown keys, a rule of
-   * {@link FieldCollation} or {@link TableCollations} broken) is left out and reported by field id,
-   * the rest is kept; a property that is not a JSON object with a {@code fields} array is reported
-   * as a whole. Never fails.
+   * Reads the property leniently: an entry that cannot be read (malformed, a rule of {@link
+   * FieldCollation} or {@link TableCollations} broken) is left out and reported by field id, the
+   * rest is kept; a property that is not a JSON object with a {@code fields} array is reported as a
+   * whole. Unknown keys are no problem: they are kept aside, to be written back. Never fails.
    */
   static TableCollations fromJson(String json) {
     JsonNode root;
     try {
       root = readTree(json, "");
     } catch (IllegalArgumentException e) {
-      return TableCollations.withProblems(List.of(), Map.of(), List.of(e.getMessage()));
+      return TableCollations.withProblems(
+          List.of(), Map.of(), List.of(e.getMessage()), UnknownKeys.NONE);
     }
     List<String> propertyProblems = new ArrayList<>();
-    root.fieldNames()
-        .forEachRemaining(
-            key -> {
-              if (!FIELDS.equals(key)) {
-                propertyProblems.add("unknown key " + Quoted.of(key));
-              }
-            });
+    UnknownKeys.Builder unknown = UnknownKeys.builder();
+    unknown.topLevel(UnknownKeys.Keys.of((ObjectNode) root, Set.of(FIELDS)));
     JsonNode fields = root.get(FIELDS);
     if (fields == null || !fields.isArray()) {
       propertyProblems.add("no 'fields' array in " + Quoted.of(json));
-      return TableCollations.withProblems(List.of(), Map.of(), propertyProblems);
+      return TableCollations.withProblems(List.of(), Map.of(), propertyProblems, unknown.build());
     }
     List<FieldCollation> readable = new ArrayList<>();
     Map<Integer, String> unreadable = new TreeMap<>();
@@ -93,10 +98,11 @@ final class TableCollationsJson {
     for (JsonNode field : fields) {
       Integer fieldId = field.path(FIELD_ID).isInt() ? field.path(FIELD_ID).intValue() : null;
       try {
-        checkKeys(field, FIELD_KEYS);
         Optional<FieldCollation> parsed =
-            attributesFromJson(field, "", requiredInt(field, FIELD_ID));
+            attributesFromJson(field, "", requiredInt(field, FIELD_ID), unknown);
         if (parsed.isPresent()) {
+          unknown.field(
+              parsed.get().fieldId(), UnknownKeys.Keys.of((ObjectNode) field, FIELD_KEYS));
           List<FieldCollation> next = new ArrayList<>(readable);
           next.add(parsed.get());
           try {
@@ -124,7 +130,7 @@ final class TableCollationsJson {
     // A field whose declaration repeats is unreadable as a whole, not first-one-wins.
     List<FieldCollation> kept = new ArrayList<>(readable);
     kept.removeIf(field -> unreadable.containsKey(field.fieldId()));
-    return TableCollations.withProblems(kept, unreadable, propertyProblems);
+    return TableCollations.withProblems(kept, unreadable, propertyProblems, unknown.build());
   }
 
   private static boolean clashes(FieldCollation a, FieldCollation b) {
@@ -133,23 +139,6 @@ final class TableCollationsJson {
     a.metrics().forEach(m -> idsOfA.add(m.id()));
     return idsOfA.contains(b.fieldId())
         || b.metrics().stream().anyMatch(m -> idsOfA.contains(m.id()));
-  }
-
-  /** Rejects keys other than {@code known}: they may carry meaning this build cannot honour. */
-  static void checkKeys(JsonNode node, Set<String> known) {
-    if (!node.isObject()) {
-      return; // reported by the reads of the known keys
-    }
-    node.fieldNames()
-        .forEachRemaining(
-            key -> {
-              if (!known.contains(key)) {
-                throw new IllegalArgumentException(
-                    String.format(
-                        "unknown key %s in %s (known: %s)",
-                        Quoted.of(key), Quoted.of(node.toString()), known));
-              }
-            });
   }
 
   /** Parses {@code json} into a JSON object, or fails with {@code problem} and the cause. */
@@ -177,11 +166,13 @@ final class TableCollationsJson {
   /**
    * Reads the attributes {@code <prefix>collation} and {@code <prefix>collation-metrics} of the
    * position {@code fieldId} ({@code prefix} is empty on a struct field, {@code element-}, {@code
-   * key-} or {@code value-} on a list or map). Empty when the collation is {@code utf8}.
+   * key-} or {@code value-} on a list or map). Empty when the collation is {@code utf8}. The
+   * unknown keys of its metric entries go to {@code unknown}.
    */
-  static Optional<FieldCollation> attributesFromJson(JsonNode node, String prefix, int fieldId) {
+  static Optional<FieldCollation> attributesFromJson(
+      JsonNode node, String prefix, int fieldId, UnknownKeys.Builder unknown) {
     String collation = requiredText(node, prefix + COLLATION);
-    List<CollationMetric> metrics = metricsFromJson(node, prefix + COLLATION_METRICS);
+    List<CollationMetric> metrics = metricsFromJson(node, prefix + COLLATION_METRICS, unknown);
     if (Collations.isUtf8(collation)) {
       if (!metrics.isEmpty()) {
         throw new IllegalArgumentException(
@@ -205,8 +196,12 @@ final class TableCollationsJson {
     return array;
   }
 
-  /** The metric entries under {@code key} of {@code node}; none when the key is absent or null. */
-  static List<CollationMetric> metricsFromJson(JsonNode node, String key) {
+  /**
+   * The metric entries under {@code key} of {@code node}; none when the key is absent or null. An
+   * entry whose id, collation or version cannot be read fails: bounds read under it could be wrong.
+   */
+  static List<CollationMetric> metricsFromJson(
+      JsonNode node, String key, UnknownKeys.Builder unknown) {
     List<CollationMetric> metrics = new ArrayList<>();
     JsonNode array = node.get(key);
     if (array == null || array.isNull()) {
@@ -217,12 +212,13 @@ final class TableCollationsJson {
           String.format("'%s' must be a list in %s", key, Quoted.of(node.toString())));
     }
     for (JsonNode metric : array) {
-      checkKeys(metric, METRIC_KEYS);
-      metrics.add(
+      CollationMetric read =
           CollationMetric.of(
               requiredInt(metric, ID),
               requiredText(metric, COLLATION),
-              requiredText(metric, VERSION)));
+              requiredText(metric, VERSION));
+      unknown.metric(read.id(), UnknownKeys.Keys.of((ObjectNode) metric, METRIC_KEYS));
+      metrics.add(read);
     }
     return metrics;
   }

@@ -125,11 +125,11 @@ public final class UpdateCollations {
 
   /**
    * Repairs a {@code collations} property that cannot be read entirely (written by a tool that
-   * damaged it, or by a newer version with keys this one does not know): keeps the declarations
-   * that can be read and drops the rest. Their metric ids stay reserved. Also drops metrics whose
-   * id is not reserved (a column's id, or above last-column-id: docs/design.md#metric-ids); {@link
-   * #addMetric(String)} in the same commit declares them again under reserved ids. Without it, a
-   * commit on such a property is refused, so that nothing is dropped unasked.
+   * damaged it): keeps the declarations that can be read, with the keys this build does not know,
+   * and drops the rest. Their metric ids stay reserved. Also drops metrics whose id is not reserved
+   * (a column's id, or above last-column-id: docs/design.md#metric-ids); {@link #addMetric(String)}
+   * in the same commit declares them again under reserved ids. Without it, a commit on such a
+   * property is refused, so that nothing is dropped unasked.
    */
   public UpdateCollations repair() {
     changes.add(
@@ -266,7 +266,7 @@ public final class UpdateCollations {
       delete.commit();
     }
     UpdateProperties properties = target.updateProperties();
-    if (draft.collations.isEmpty()) {
+    if (draft.collations.isEmpty() && draft.collations.unknownKeys().isEmpty()) {
       properties.remove(TableCollations.PROPERTY);
     } else {
       properties.set(TableCollations.PROPERTY, draft.collations.toJson());

@@ -44,6 +44,8 @@ import org.apache.iceberg.flink.TableLoader;
 import org.apache.iceberg.flink.sink.shuffle.StatisticsType;
 import org.apache.iceberg.types.TypeUtil;
 import org.apache.iceberg.types.Types;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A Flink DataStream sink into an Iceberg table that writes, with every data file, the exact
@@ -61,11 +63,14 @@ import org.apache.iceberg.types.Types;
  * its end) to {@code main} or the branch set by {@link Builder#toBranch}. The builder takes the
  * methods and options of Iceberg's {@code FlinkSink} with the same names and defaults. With {@link
  * Builder#equalityFieldColumns} or {@link Builder#upsert} it writes a changelog as data files plus
- * delete files, as Iceberg's {@code FlinkSink}. The table must declare collations ({@code
- * UpdateCollations}); the input rows must have the table's columns in the table's order.
+ * delete files, as Iceberg's {@code FlinkSink}. The table declares its collations through {@code
+ * UpdateCollations} (without any, its files get no collation bounds, and a warning says so); the
+ * input rows must have the table's columns in the table's order.
  */
 @PublicEvolving
 public final class CollationIcebergSink {
+
+  private static final Logger LOG = LoggerFactory.getLogger(CollationIcebergSink.class);
 
   private CollationIcebergSink() {}
 
@@ -490,7 +495,8 @@ public final class CollationIcebergSink {
     }
 
     private static void checkCollations(Table table) {
-      TableCollations collations = TableCollations.fromTable(table).forSchema(table.schema());
+      TableCollations declared = TableCollations.fromTable(table);
+      TableCollations collations = declared.forSchema(table.schema());
       collations.checkReadable(table.name(), "cannot be written by the collation sink");
       try {
         // A metric whose id is not reserved does not stop the job: its files get no bounds.
@@ -502,14 +508,8 @@ public final class CollationIcebergSink {
                 table.name(), TableCollations.PROPERTY, e.getMessage()),
             e);
       }
-      Preconditions.checkArgument(
-          !collations.isEmpty(),
-          "Table %s declares no collations (no '%s' table property), so the collation sink has"
-              + " no bounds to write. Declare them first, for example UpdateCollations.of(table)"
-              + ".collate(\"name\", \"icu.en_US-ci\").addMetric(\"name\").commit(), or write with"
-              + " Iceberg's FlinkSink",
-          table.name(),
-          TableCollations.PROPERTY);
+      // Stale declarations, or none: written without those bounds (docs/other-tools.md).
+      declared.writerWarnings(table.name(), table.schema()).forEach(LOG::warn);
     }
 
     /** The Flink type the rows are read with: the input's own when known, else the table's. */

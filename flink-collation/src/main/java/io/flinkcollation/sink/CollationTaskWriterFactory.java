@@ -4,6 +4,7 @@ import io.flinkcollation.collation.Collation;
 import io.flinkcollation.collation.Collations;
 import io.flinkcollation.collation.PrimaryRanks;
 import io.flinkcollation.metadata.CollationMetric;
+import io.flinkcollation.metadata.LoggedOnce;
 import io.flinkcollation.metadata.ReservedMetricIds;
 import io.flinkcollation.metadata.TableCollations;
 import io.flinkcollation.stats.FileBoundsTracker;
@@ -137,12 +138,10 @@ public final class CollationTaskWriterFactory {
       Optional<String> unreserved = reserved.problem(metric.id());
       if (unreserved.isPresent()) {
         // Bounds under such an id would overwrite a column's own bounds, or a later column's.
-        LOG.warn(
-            "Collation {} of table {}: {}; files get no bounds for it. Repair:"
-                + " UpdateCollations.of(table).repair().addMetric(column).commit()",
-            metric,
-            table.name(),
-            unreserved.get());
+        // Once per table and metric, whichever catalog (and so table name) it was loaded through.
+        if (LoggedOnce.first(table.location() + '\n' + metric + ": " + unreserved.get())) {
+          LOG.warn("{}", unreservedMessage(metric, fieldId, unreserved.get(), reserved));
+        }
         unsupported++;
         continue;
       }
@@ -171,6 +170,24 @@ public final class CollationTaskWriterFactory {
     return unsupported;
   }
 
+  /** Why a metric whose id is not reserved gets no bounds, and the repair. */
+  private String unreservedMessage(
+      CollationMetric metric, int fieldId, String problem, ReservedMetricIds reserved) {
+    String path = schema.findColumnName(fieldId);
+    return String.format(
+        "Collation %s of column '%s' of table %s: %s. Files get no collation bounds for this"
+            + " metric%s. Repair: UpdateCollations.of(table).repair().addMetric(\"%s\").commit()"
+            + " declares the metric again under a reserved id",
+        metric,
+        path,
+        table.name(),
+        problem,
+        reserved.isColumn(metric.id())
+            ? " and keep column '" + schema.findColumnName(metric.id()) + "''s own bounds"
+            : "",
+        path);
+  }
+
   /** The running collation when it produces exactly the metric's (collation, version). */
   private Optional<Collation> resolve(CollationMetric metric) {
     Collation running;
@@ -186,18 +203,38 @@ public final class CollationTaskWriterFactory {
       return Optional.empty();
     }
     if (!metric.matches(running.name(), running.version())) {
-      LOG.warn(
-          "Collation {} of table {}: the running provider resolves '{}' at version {}, not {};"
-              + " files written get no bounds for metric {} (docs/design.md#unsupported-versions)",
-          metric,
-          table.name(),
-          running.name(),
-          running.version(),
-          metric.version(),
-          metric.id());
+      LOG.warn("{}", mismatchMessage(metric, running));
       return Optional.empty();
     }
     return Optional.of(running);
+  }
+
+  /**
+   * Why the running provider cannot write a metric's bounds, naming what differs: the collation's
+   * name (declared in another spelling, which metrics match on as written) or its version.
+   */
+  String mismatchMessage(CollationMetric metric, Collation running) {
+    String differs;
+    if (!metric.collation().equals(running.name())) {
+      differs =
+          String.format(
+              "the running provider names this collation '%s', not '%s' as declared (metrics"
+                  + " match on the name as written)%s",
+              running.name(),
+              metric.collation(),
+              metric.version().equals(running.version())
+                  ? ", at the same version " + running.version()
+                  : ", at version " + running.version() + ", not " + metric.version());
+    } else {
+      differs =
+          String.format(
+              "the running provider resolves '%s' at version %s, and the metric is for version %s",
+              running.name(), running.version(), metric.version());
+    }
+    return String.format(
+        "Collation %s of table %s: %s; files written get no bounds for metric %s"
+            + " (docs/design.md#unsupported-versions)",
+        metric, table.name(), differs, metric.id());
   }
 
   private Map<String, String> writeProperties(FlinkWriteConf conf) {
@@ -307,26 +344,24 @@ public final class CollationTaskWriterFactory {
   /**
    * The ids a committed file may carry stats under: the columns of the current schema, and the
    * collation metrics the table declares now under reserved ids. A metric dropped while files were
-   * written is neither, so committers keep only these ({@code CollationStats.retainBounds}). A
-   * declared metric whose id is a column (a table damaged by a lost reservation) is neither too:
-   * bounds under that id may be collation bounds passing for the column's, so they are dropped,
-   * which costs only Iceberg's pruning on that column (docs/design.md#metric-ids). Older schemas do
-   * not count: they hold the placeholder columns that reserved metric ids.
+   * written is neither, so committers keep only these ({@code CollationStats.retainBounds}). Older
+   * schemas do not count: they hold the placeholder columns that reserved metric ids.
+   *
+   * <p>A column's id always counts, also when a metric declares it (another tool's declaration, or
+   * a reservation a catalog lost): writers never write collation bounds under an id that is not
+   * reserved ({@link ReservedMetricIds}), and an id reserved when a writer opened never becomes a
+   * column (last-column-id never goes down), so the bounds under a column's id are the column's own
+   * (docs/other-tools.md#metric-ids-that-are-columns).
    */
   public static IntPredicate knownStatIds(Table table) {
-    Set<Integer> metrics = TableCollations.fromTable(table).metrics().keySet();
     ReservedMetricIds reserved = ReservedMetricIds.of(table);
     Set<Integer> known = new HashSet<>();
-    for (Integer id : metrics) {
+    for (Integer id : TableCollations.fromTable(table).metrics().keySet()) {
       if (reserved.isUsable(id)) {
         known.add(id);
       }
     }
-    for (Integer id : TypeUtil.indexById(table.schema().asStruct()).keySet()) {
-      if (!metrics.contains(id)) {
-        known.add(id);
-      }
-    }
+    known.addAll(TypeUtil.indexById(table.schema().asStruct()).keySet());
     return known::contains;
   }
 

@@ -181,9 +181,11 @@ public class CollationTableFactory implements DynamicTableSinkFactory, DynamicTa
     }
     Target target = catalog != null ? catalogTable(context) : connectorTable(context);
     checkDeclared(target.table, options);
-    TableCollations declared = TableCollations.fromTable(target.table);
+    TableCollations declared =
+        TableCollations.fromTable(target.table).forSchema(target.table.schema());
     // A property that cannot be read goes to the collation sink, which refuses it naming the
-    // repair; Iceberg's own sink would write around it.
+    // repair; Iceberg's own sink would write around it. Declarations of dropped fields only: a
+    // plain Iceberg table (docs/other-tools.md#stale-declarations).
     boolean collated = !declared.isEmpty() || !declared.problems().isEmpty();
     CollationOptions.validateSinkOptions(options, collated);
 

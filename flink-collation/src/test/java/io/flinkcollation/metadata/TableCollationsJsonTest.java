@@ -152,12 +152,6 @@ class TableCollationsJsonTest {
             + " | (icu.en_US-ci, 1) is declared twice",
         "no provider | {\"fields\":[{\"field-id\":2,\"collation\":\"en_US-ci\"}]}"
             + " | Invalid collation name 'en_US-ci': the provider is missing",
-        "unknown field key | {\"fields\":[{\"field-id\":2,\"collation\":\"icu.en_US-ci\","
-            + "\"pad\":\"space\"}]} | unknown key 'pad'",
-        "unknown metric key | {\"fields\":[{\"field-id\":2,\"collation\":\"icu.en_US-ci\","
-            + "\"collation-metrics\":[{\"id\":11,\"collation\":\"icu.en_US-ci\","
-            + "\"version\":\"1\",\"tight\":false}]}]} | unknown key 'tight'",
-        "unknown top-level key | {\"fields\":[],\"format-version\":2} | unknown key 'format-version'",
         "version with a newline | {\"fields\":[{\"field-id\":2,\"collation\":\"icu.en_US-ci\","
             + "\"collation-metrics\":[{\"id\":11,\"collation\":\"icu.en_US-ci\","
             + "\"version\":\"1\\n2\"}]}]} | Invalid collation version '1\\n2'",

@@ -103,13 +103,13 @@ class CollationIcebergSinkBuilderTest {
         .hasMessageContaining("Create the table");
   }
 
+  /** Written without collation bounds, as Iceberg's sink would; the warning: OtherToolsSinkTest. */
   @Test
-  void aTableWithoutCollationsIsRejectedWithTheFix() {
-    assertThatThrownBy(() -> sink("plain").append())
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("Table test.db.plain declares no collations")
-        .hasMessageContaining("UpdateCollations.of(table)")
-        .hasMessageContaining("FlinkSink");
+  void aTableWithoutCollationsIsWiredToo() {
+    sink("plain").append();
+    assertThat(env.getStreamGraph(false).getStreamNodes())
+        .extracting(node -> node.getOperatorName())
+        .contains("CollationStreamWriter(test.db.plain)", "CollationFilesCommitter(test.db.plain)");
   }
 
   @Test

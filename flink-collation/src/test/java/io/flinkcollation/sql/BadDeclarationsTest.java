@@ -201,11 +201,6 @@ class BadDeclarationsTest {
             "{\"fields\":[{\"field-id\":2,",
             u -> u.collate("note", "icu.en_US").commit(),
             "Table hadoop.db.users cannot change its collations; nothing was committed: its 'collations' property cannot be read: not JSON ('Unexpected end-of-input within/between Object entries' at character 25): '{\"fields\":[{\"field-id\":2,'. Repair it through flink-collation: UpdateCollations.of(table).repair().commit() keeps the readable declarations and drops the rest; or redeclare or reset the affected column, UpdateCollations.of(table).dropCollation(\"<column>\").commit(), in SQL ALTER TABLE hadoop.db.users RESET ('collation.<column>')"),
-        javaOnProperty(
-            "a 'collations' property with unknown fields",
-            "{\"fields\":[{\"field-id\":2,\"collation\":\"icu.en_US-ci\",\"pad\":\"space\"}]}",
-            u -> u.collate("note", "icu.en_US").commit(),
-            "Table hadoop.db.users cannot change its collations; nothing was committed: its 'collations' property cannot be read: field 2: unknown key 'pad' in '{\"field-id\":2,\"collation\":\"icu.en_US-ci\",\"pad\":\"space\"}' (known: [collation, collation-metrics, field-id]). Repair it through flink-collation: UpdateCollations.of(table).repair().commit() keeps the readable declarations and drops the rest; or redeclare or reset the affected column, UpdateCollations.of(table).dropCollation(\"<column>\").commit(), in SQL ALTER TABLE hadoop.db.users RESET ('collation.<column>')"),
         sql(
             "unknown locale in CREATE TABLE",
             "CREATE TABLE lake.db.bad (id BIGINT, name STRING) WITH ('collation.name' ="
