@@ -11,8 +11,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The layering of docs/design.md#layering, checked on the compiled main classes: the spec layer
- * ({@code collation}, {@code metadata}, {@code stats}, {@code scan}) depends on no Flink class, so
- * another engine can reuse it, and no two packages depend on each other in a cycle.
+ * ({@code collation}, {@code metadata}, {@code stats}, {@code scan}, {@code commit}) depends on no
+ * Flink class, so another engine can reuse it, and no two packages depend on each other in a cycle.
  */
 class LayeringTest {
 
@@ -29,7 +29,8 @@ class LayeringTest {
             "io.flinkcollation.collation..",
             "io.flinkcollation.metadata..",
             "io.flinkcollation.stats..",
-            "io.flinkcollation.scan..")
+            "io.flinkcollation.scan..",
+            "io.flinkcollation.commit..")
         .should()
         .dependOnClassesThat()
         .resideInAnyPackage("org.apache.flink..")
@@ -45,10 +46,14 @@ class LayeringTest {
             "io.flinkcollation.collation..",
             "io.flinkcollation.metadata..",
             "io.flinkcollation.stats..",
-            "io.flinkcollation.scan..")
+            "io.flinkcollation.scan..",
+            "io.flinkcollation.commit..")
         .should()
         .dependOnClassesThat()
-        .resideInAnyPackage("io.flinkcollation.sink..", "io.flinkcollation.sql..")
+        .resideInAnyPackage(
+            "io.flinkcollation.sink..",
+            "io.flinkcollation.sql..",
+            "io.flinkcollation.maintenance..")
         .check(MAIN);
   }
 

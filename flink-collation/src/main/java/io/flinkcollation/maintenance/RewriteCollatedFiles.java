@@ -1,18 +1,16 @@
 package io.flinkcollation.maintenance;
 
+import io.flinkcollation.commit.KnownBoundsCommit;
 import io.flinkcollation.metadata.CollationMetric;
 import io.flinkcollation.metadata.TableCollations;
 import io.flinkcollation.sink.CollationSinkOptions;
 import io.flinkcollation.sink.CollationTaskWriterFactory;
-import io.flinkcollation.sink.KnownStatIdsValidator;
-import io.flinkcollation.stats.CollationStats;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
-import java.util.function.IntPredicate;
 import java.util.function.Predicate;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.table.types.logical.RowType;
@@ -23,7 +21,6 @@ import org.apache.iceberg.RewriteFiles;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.exceptions.CommitStateUnknownException;
-import org.apache.iceberg.exceptions.ValidationException;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.flink.FlinkSchemaUtil;
@@ -256,52 +253,39 @@ public final class RewriteCollatedFiles {
   private RewriteResult commit(
       RewritePlan plan, CollationTaskWriterFactory writers, List<DataFile> written) {
     List<DataFile> added = new ArrayList<>(written.size());
-    for (int attempt = 1; ; attempt++) {
-      table.refresh();
+    try {
       // Bounds of a metric dropped while the rewrite ran are not committed (as in the sink), also
-      // when it is dropped while Iceberg commits: the validator re-checks on each attempt.
-      IntPredicate known = CollationTaskWriterFactory.knownStatIds(table);
-      KnownStatIdsValidator validator = new KnownStatIdsValidator(table);
-      added.clear();
-      for (DataFile file : written) {
-        added.add(validator.boundIds(CollationStats.retainBounds(file, writers.spec(), known)));
-      }
-      RewriteFiles rewrite =
-          table
-              .newRewrite()
-              .validateFromSnapshot(plan.snapshotId())
-              // New files keep the planned data sequence number, so equality deletes committed
-              // after the plan still apply to their rows (as in Iceberg's own rewrite).
-              .dataSequenceNumber(plan.sequenceNumber())
-              .validateWith(validator);
-      plan.files().forEach(rewrite::deleteFile);
-      added.forEach(rewrite::addFile);
-      try {
-        rewrite.commit();
-        break;
-      } catch (CommitStateUnknownException e) {
-        // The commit may have succeeded: the written files may be live, so they stay.
-        throw e;
-      } catch (RuntimeException e) {
-        if (e instanceof ValidationException
-            && validator.rejected()
-            && attempt < KnownStatIdsValidator.MAX_ATTEMPTS) {
-          LOG.info(
-              "Table {}: collation metrics changed while committing the rewrite; filtering the"
-                  + " bounds again (attempt {})",
-              table.name(),
-              attempt + 1);
-          continue;
-        }
-        deleteQuietly(written, e);
-        throw new IllegalStateException(
-            String.format(
-                "Cannot commit the rewrite of %d data files of table %s planned on snapshot %d: %s."
-                    + " Nothing was committed and the new files were deleted; plan and run the"
-                    + " rewrite again",
-                plan.files().size(), table.name(), plan.snapshotId(), e.getMessage()),
-            e);
-      }
+      // when it is dropped while Iceberg commits.
+      KnownBoundsCommit.commit(
+          table,
+          "the rewrite",
+          bounds -> {
+            added.clear();
+            written.forEach(file -> added.add(bounds.keep(file, writers.spec())));
+            RewriteFiles rewrite =
+                table
+                    .newRewrite()
+                    .validateFromSnapshot(plan.snapshotId())
+                    // New files keep the planned data sequence number, so equality deletes
+                    // committed after the plan still apply to their rows (as in Iceberg's own
+                    // rewrite).
+                    .dataSequenceNumber(plan.sequenceNumber());
+            plan.files().forEach(rewrite::deleteFile);
+            added.forEach(rewrite::addFile);
+            return rewrite;
+          });
+    } catch (CommitStateUnknownException e) {
+      // The commit may have succeeded: the written files may be live, so they stay.
+      throw e;
+    } catch (RuntimeException e) {
+      deleteQuietly(written, e);
+      throw new IllegalStateException(
+          String.format(
+              "Cannot commit the rewrite of %d data files of table %s planned on snapshot %d: %s."
+                  + " Nothing was committed and the new files were deleted; plan and run the"
+                  + " rewrite again",
+              plan.files().size(), table.name(), plan.snapshotId(), e.getMessage()),
+          e);
     }
     table.refresh();
     RewriteResult result =

@@ -1,6 +1,7 @@
 package io.flinkcollation.sink;
 
 import io.flinkcollation.collation.Quoted;
+import io.flinkcollation.metadata.RunningVersions;
 import io.flinkcollation.metadata.TableCollations;
 import io.flinkcollation.sink.range.CollationRangeShuffle;
 import java.util.ArrayList;

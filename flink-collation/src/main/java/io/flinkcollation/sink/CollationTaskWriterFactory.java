@@ -11,13 +11,10 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.function.Consumer;
-import java.util.function.IntPredicate;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ReadableConfig;
@@ -302,32 +299,6 @@ public final class CollationTaskWriterFactory {
   /** How many declared metrics the running providers cannot write. */
   public int unsupportedMetrics() {
     return unsupportedMetrics;
-  }
-
-  /**
-   * The ids a committed file may carry stats under: the columns of the current schema, and the
-   * collation metrics the table declares now under reserved ids. A metric dropped while files were
-   * written is neither, so committers keep only these ({@code CollationStats.retainBounds}). A
-   * declared metric whose id is a column (a table damaged by a lost reservation) is neither too:
-   * bounds under that id may be collation bounds passing for the column's, so they are dropped,
-   * which costs only Iceberg's pruning on that column (docs/design.md#metric-ids). Older schemas do
-   * not count: they hold the placeholder columns that reserved metric ids.
-   */
-  public static IntPredicate knownStatIds(Table table) {
-    Set<Integer> metrics = TableCollations.fromTable(table).metrics().keySet();
-    ReservedMetricIds reserved = ReservedMetricIds.of(table);
-    Set<Integer> known = new HashSet<>();
-    for (Integer id : metrics) {
-      if (reserved.isUsable(id)) {
-        known.add(id);
-      }
-    }
-    for (Integer id : TypeUtil.indexById(table.schema().asStruct()).keySet()) {
-      if (!metrics.contains(id)) {
-        known.add(id);
-      }
-    }
-    return known::contains;
   }
 
   /** One rolling writer per partition, each file with its own bounds tracker. */
