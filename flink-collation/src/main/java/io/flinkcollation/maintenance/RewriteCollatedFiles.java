@@ -5,6 +5,7 @@ import io.flinkcollation.metadata.CollationMetric;
 import io.flinkcollation.metadata.TableCollations;
 import io.flinkcollation.sink.CollationSinkOptions;
 import io.flinkcollation.sink.CollationTaskWriterFactory;
+import io.flinkcollation.sink.CollationWriteConf;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -13,6 +14,7 @@ import java.util.Map;
 import java.util.OptionalLong;
 import java.util.function.Predicate;
 import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.configuration.Configuration;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.util.Preconditions;
 import org.apache.iceberg.DataFile;
@@ -79,7 +81,6 @@ public final class RewriteCollatedFiles {
   private Candidates candidates = Candidates.SMALL_OR_WITHOUT_BOUNDS;
   private int minInputFiles = DEFAULT_MIN_INPUT_FILES;
   private Long maxFileGroupSizeBytes;
-  private int maxBoundLength = CollationSinkOptions.MAX_BOUND_LENGTH.defaultValue();
   private String sortBy;
 
   private RewriteCollatedFiles(Table table) {
@@ -104,8 +105,14 @@ public final class RewriteCollatedFiles {
     return this;
   }
 
-  /** An Iceberg Flink write option for the new files ({@code write-format}, compression...). */
+  /**
+   * A write option for the new files: {@code write-format}, {@code target-file-size-bytes}, the
+   * compression options or {@code collation.max-bound-length} (docs/options.md). Any other key is
+   * refused when the rewrite plans, {@code branch} included: the rewrite rewrites the files of
+   * main.
+   */
   public RewriteCollatedFiles set(String key, String value) {
+    Preconditions.checkArgument(key != null, "Cannot set an option with a null key");
     writeOptions.put(key, value);
     return this;
   }
@@ -133,8 +140,7 @@ public final class RewriteCollatedFiles {
   public RewriteCollatedFiles maxBoundLength(int codePoints) {
     Preconditions.checkArgument(
         codePoints > 0, "Invalid max bound length %s: must be positive", codePoints);
-    this.maxBoundLength = codePoints;
-    return this;
+    return set(CollationSinkOptions.MAX_BOUND_LENGTH.key(), Integer.toString(codePoints));
   }
 
   /**
@@ -299,9 +305,15 @@ public final class RewriteCollatedFiles {
   }
 
   private CollationTaskWriterFactory writers() {
+    CollationWriteConf conf =
+        CollationWriteConf.of(
+            table, writeOptions, new Configuration(), CollationWriteConf.Writer.REWRITE);
     CollationTaskWriterFactory writers =
         new CollationTaskWriterFactory(
-            table, FlinkSchemaUtil.convert(table.schema()), writeOptions, maxBoundLength);
+            table,
+            FlinkSchemaUtil.convert(table.schema()),
+            conf.icebergOptions(),
+            conf.maxBoundLength());
     writers.initialize(0, 0, tracker -> {});
     return writers;
   }

@@ -123,14 +123,17 @@ class CollationRangeOptionsTest {
   @Test
   void slicesMustBeAPositiveNumber() {
     assertThatThrownBy(() -> rangeSink().rangeColumn("name").rangeSlicesPerWriter(0).append())
-        .hasMessageContaining("Invalid 'collation.range.slices-per-writer': '0'");
+        .hasMessage(
+            "Table test.db.t: invalid 'collation.range.slices-per-writer' = '0', set as an option"
+                + " of the collation sink; expected a number of slices from 1 to 1024");
     assertThatThrownBy(
             () ->
                 rangeSink()
                     .rangeColumn("name")
                     .set("collation.range.slices-per-writer", "many")
                     .append())
-        .hasMessageContaining("'many'; expected a number of slices from 1 to 1024");
+        .hasMessageContaining(
+            "= 'many', set as an option of the collation sink; expected a number of slices from 1 to 1024");
   }
 
   @Test
