@@ -58,6 +58,55 @@ class LayeringTest {
   }
 
   @Test
+  void theWritingSideDoesNotDependOnTheOperators() {
+    noClasses()
+        .that()
+        .resideInAPackage("io.flinkcollation.sink.writer..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
+            "io.flinkcollation.sink",
+            "io.flinkcollation.sink.range..",
+            "io.flinkcollation.sql..",
+            "io.flinkcollation.maintenance..")
+        .because("the operators, the SQL layer and the rewrite drive the writers, not the reverse")
+        .check(MAIN);
+  }
+
+  @Test
+  void commitsFilterBoundsThroughTheCommitRules() {
+    noClasses()
+        .that()
+        .resideOutsideOfPackage("io.flinkcollation.commit..")
+        .should()
+        .dependOnClassesThat()
+        .haveFullyQualifiedName("io.flinkcollation.commit.KnownStatIdsValidator")
+        .orShould()
+        .callMethod(
+            "io.flinkcollation.stats.CollationStats",
+            "retainBounds",
+            "org.apache.iceberg.DataFile",
+            "org.apache.iceberg.PartitionSpec",
+            "java.util.function.IntPredicate")
+        .because("one filter, validate and retry loop commits bounds: KnownBoundsCommit")
+        .check(MAIN);
+  }
+
+  @Test
+  void writeOptionsAreReadInOneHome() {
+    noClasses()
+        .that()
+        .doNotHaveFullyQualifiedName("io.flinkcollation.sink.CollationWriteConf")
+        .and()
+        .resideOutsideOfPackage("io.flinkcollation.sink.writer..")
+        .should()
+        .dependOnClassesThat()
+        .haveFullyQualifiedName("org.apache.iceberg.flink.FlinkWriteConf")
+        .because("CollationWriteConf reads every write option (docs/options.md)")
+        .check(MAIN);
+  }
+
+  @Test
   void packagesAreFreeOfCycles() {
     slices().matching("io.flinkcollation.(*)..").should().beFreeOfCycles().check(MAIN);
   }
@@ -67,6 +116,8 @@ class LayeringTest {
     // A rule over no classes passes whatever the code does: make sure they were all imported.
     assertThat(MAIN.containPackage("io.flinkcollation.stats")).isTrue();
     assertThat(MAIN.containPackage("io.flinkcollation.sql")).isTrue();
+    assertThat(MAIN.containPackage("io.flinkcollation.sink.writer")).isTrue();
+    assertThat(MAIN.containPackage("io.flinkcollation.commit")).isTrue();
     assertThat(MAIN.size()).isGreaterThan(40);
   }
 }

@@ -4,6 +4,7 @@ import io.flinkcollation.collation.Quoted;
 import io.flinkcollation.metadata.RunningVersions;
 import io.flinkcollation.metadata.TableCollations;
 import io.flinkcollation.sink.range.CollationRangeShuffle;
+import io.flinkcollation.sink.writer.EqualityFields;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;

@@ -190,7 +190,10 @@ public class CollationTableFactory implements DynamicTableSinkFactory, DynamicTa
     // A property that cannot be read goes to the collation sink, which refuses it naming the
     // repair; Iceberg's own sink would write around it.
     boolean collated = !declared.isEmpty() || !declared.problems().isEmpty();
-    CollationOptions.validateSinkOptions(options, collated);
+    if (!collated) {
+      // Iceberg's own sink checks its options; ours are checked as in DDL.
+      CollationOptions.validateSinkOptions(options, false);
+    }
 
     Map<String, String> writeOptions = new LinkedHashMap<>();
     CollationOptions.withoutColumns(options)

@@ -268,30 +268,30 @@ class RewriteCollatedFilesTest {
     assertThatThrownBy(() -> RewriteCollatedFiles.of(table).set("branch", "dev").plan())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage(
-            "Table test.db.t: RewriteCollatedFiles does not support the write option 'branch': it"
+            "Table hadoop.db.t: RewriteCollatedFiles does not support the write option 'branch': it"
                 + " plans on and commits to main only; remove it "
                 + takes);
     assertThatThrownBy(() -> RewriteCollatedFiles.of(table).set("write-fromat", "orc").plan())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage(
-            "Table test.db.t: RewriteCollatedFiles has no option 'write-fromat'; remove it "
+            "Table hadoop.db.t: RewriteCollatedFiles has no option 'write-fromat'; remove it "
                 + takes);
     assertThatThrownBy(
             () -> RewriteCollatedFiles.of(table).set("collation.range.column", "name").plan())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage(
-            "Table test.db.t: RewriteCollatedFiles does not support the write option"
+            "Table hadoop.db.t: RewriteCollatedFiles does not support the write option"
                 + " 'collation.range.column'; remove it "
                 + takes);
     assertThatThrownBy(() -> RewriteCollatedFiles.of(table).set("write-format", "csv").plan())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage(
-            "Table test.db.t: invalid 'write-format' = 'csv', set as an option of"
+            "Table hadoop.db.t: invalid 'write-format' = 'csv', set as an option of"
                 + " RewriteCollatedFiles; expected parquet, avro or orc");
     assertThatThrownBy(() -> RewriteCollatedFiles.of(table).sortBy("").rewriteAll().execute())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageStartingWith(
-            "Cannot sort by '': table test.db.t has no such column; sortBy(column) takes a"
+            "Cannot sort by '': table hadoop.db.t has no such column; sortBy(column) takes a"
                 + " collated column: [")
         .hasMessageContaining("name");
   }

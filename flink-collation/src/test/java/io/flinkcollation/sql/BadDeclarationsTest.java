@@ -289,21 +289,21 @@ class BadDeclarationsTest {
         sql(
             "write-format csv as a hint",
             String.format(INSERT, "/*+ OPTIONS('write-format' = 'csv') */"),
-            "Table hadoop.db.users: invalid 'write-format' = 'csv', set by a hint; expected parquet, avro or orc"),
+            "Table lake.db.users: invalid 'write-format' = 'csv', set by a hint; expected parquet, avro or orc"),
         sql(
             "a collation hint on a missing column",
             String.format(INSERT, "/*+ OPTIONS('collation.foo' = '1') */"),
-            "Invalid option 'collation.foo' = '1': table hadoop.db.users has no column 'foo'; 'collation.<column>' names a string column: "
+            "Invalid option 'collation.foo' = '1': table lake.db.users has no column 'foo'; 'collation.<column>' names a string column: "
                 + STRING_COLUMNS),
         sqlAfter(
             "upsert-enabled as a table property without a key",
             "ALTER TABLE " + TABLE + " SET ('upsert-enabled' = 'true')",
             String.format(INSERT, ""),
-            "Table hadoop.db.users: upsert needs the columns that identify a row, and the table has no primary key; 'upsert-enabled' = 'true' is set as a table property. Declare PRIMARY KEY (...) NOT ENFORCED on the table, or set 'upsert-enabled' = 'false'"),
+            "Table lake.db.users: upsert needs the columns that identify a row, and the table has no primary key; 'upsert-enabled' = 'true' is set as a table property. Declare PRIMARY KEY (...) NOT ENFORCED on the table, or set 'upsert-enabled' = 'false'"),
         sql(
             "upsert-enabled as a hint without a key",
             String.format(INSERT, "/*+ OPTIONS('upsert-enabled' = 'true') */"),
-            "Table hadoop.db.users: upsert needs the columns that identify a row, and the table has no primary key; 'upsert-enabled' = 'true' is set by a hint. Declare PRIMARY KEY (...) NOT ENFORCED on the table, or set 'upsert-enabled' = 'false'"),
+            "Table lake.db.users: upsert needs the columns that identify a row, and the table has no primary key; 'upsert-enabled' = 'true' is set by a hint. Declare PRIMARY KEY (...) NOT ENFORCED on the table, or set 'upsert-enabled' = 'false'"),
         Arguments.of(
             "SQL: upsert-enabled in the session without a key",
             (Action)
@@ -311,12 +311,12 @@ class BadDeclarationsTest {
                   test.sql.getConfig().set("upsert-enabled", "true");
                   test.sql.executeSql(String.format(INSERT, "")).await();
                 },
-            "Table hadoop.db.users: upsert needs the columns that identify a row, and the table has no primary key; 'upsert-enabled' = 'true' is set in the session configuration. Declare PRIMARY KEY (...) NOT ENFORCED on the table, or set 'upsert-enabled' = 'false'"),
+            "Table lake.db.users: upsert needs the columns that identify a row, and the table has no primary key; 'upsert-enabled' = 'true' is set in the session configuration. Declare PRIMARY KEY (...) NOT ENFORCED on the table, or set 'upsert-enabled' = 'false'"),
         sqlAfter(
             "Iceberg's write.upsert.enabled without a key",
             "ALTER TABLE " + TABLE + " SET ('write.upsert.enabled' = 'true')",
             String.format(INSERT, ""),
-            "Table hadoop.db.users: upsert needs the columns that identify a row, and the table has no primary key; 'upsert-enabled' = 'true' is set as table property 'write.upsert.enabled'. Declare PRIMARY KEY (...) NOT ENFORCED on the table, or set 'upsert-enabled' = 'false'"));
+            "Table lake.db.users: upsert needs the columns that identify a row, and the table has no primary key; 'upsert-enabled' = 'true' is set as table property 'write.upsert.enabled'. Declare PRIMARY KEY (...) NOT ENFORCED on the table, or set 'upsert-enabled' = 'false'"));
   }
 
   private TableMetadata before;

@@ -99,6 +99,12 @@ class CollationRangeOptionsTest {
             "'range' distribution column 'id' is not a collated top-level column");
     assertThatThrownBy(() -> rangeSink().rangeColumn("nope").append())
         .hasMessageContaining("'range' distribution column 'nope' is not a collated");
+    // Not Iceberg's "Invalid column name: (empty)": the option and the columns are named.
+    assertThatThrownBy(() -> rangeSink().rangeColumn("").append())
+        .hasMessageStartingWith(
+            "Table test.db.t: 'range' distribution column '' is not a collated top-level column;"
+                + " name one of [")
+        .hasMessageEndingWith("] in 'collation.range.column'");
   }
 
   @Test

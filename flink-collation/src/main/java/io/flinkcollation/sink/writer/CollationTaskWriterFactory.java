@@ -1,4 +1,4 @@
-package io.flinkcollation.sink;
+package io.flinkcollation.sink.writer;
 
 import io.flinkcollation.collation.Collation;
 import io.flinkcollation.collation.Collations;
@@ -87,7 +87,7 @@ public final class CollationTaskWriterFactory {
    * Iceberg reads some write options from it, below {@code writeOptions} and above the table's
    * properties.
    */
-  CollationTaskWriterFactory(
+  public CollationTaskWriterFactory(
       Table table,
       RowType rowType,
       Map<String, String> writeOptions,
