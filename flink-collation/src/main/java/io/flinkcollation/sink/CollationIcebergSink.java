@@ -391,9 +391,8 @@ public final class CollationIcebergSink {
           upsert
               ? "upsert(true)"
               : String.format(
-                  "'%s' = %s, %s",
+                  "'%s' = 'true', %s",
                   FlinkWriteOptions.WRITE_UPSERT_ENABLED.key(),
-                  Quoted.of(conf.iceberg().upsertMode() ? "true" : "false"),
                   conf.source(FlinkWriteOptions.WRITE_UPSERT_ENABLED.key())));
       return EqualityFields.of(ids, upsertMode);
     }

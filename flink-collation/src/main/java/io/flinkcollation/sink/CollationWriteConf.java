@@ -416,11 +416,6 @@ public final class CollationWriteConf {
     return options.containsKey(key);
   }
 
-  /** Iceberg's own view of its options, for what this class does not read itself. */
-  public FlinkWriteConf iceberg() {
-    return iceberg;
-  }
-
   /** The options passed to Iceberg's writers: every option but ours. */
   public Map<String, String> icebergOptions() {
     Map<String, String> icebergOptions = new LinkedHashMap<>();
