@@ -11,8 +11,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The layering of docs/design.md#layering, checked on the compiled main classes: the spec layer
- * ({@code collation}, {@code metadata}, {@code stats}, {@code scan}) depends on no Flink class, so
- * another engine can reuse it, and no two packages depend on each other in a cycle.
+ * ({@code collation}, {@code metadata}, {@code stats}, {@code scan}, {@code commit}) depends on no
+ * Flink class, so another engine can reuse it, and no two packages depend on each other in a cycle.
  */
 class LayeringTest {
 
@@ -29,7 +29,8 @@ class LayeringTest {
             "io.flinkcollation.collation..",
             "io.flinkcollation.metadata..",
             "io.flinkcollation.stats..",
-            "io.flinkcollation.scan..")
+            "io.flinkcollation.scan..",
+            "io.flinkcollation.commit..")
         .should()
         .dependOnClassesThat()
         .resideInAnyPackage("org.apache.flink..")
@@ -45,10 +46,63 @@ class LayeringTest {
             "io.flinkcollation.collation..",
             "io.flinkcollation.metadata..",
             "io.flinkcollation.stats..",
-            "io.flinkcollation.scan..")
+            "io.flinkcollation.scan..",
+            "io.flinkcollation.commit..")
         .should()
         .dependOnClassesThat()
-        .resideInAnyPackage("io.flinkcollation.sink..", "io.flinkcollation.sql..")
+        .resideInAnyPackage(
+            "io.flinkcollation.sink..",
+            "io.flinkcollation.sql..",
+            "io.flinkcollation.maintenance..")
+        .check(MAIN);
+  }
+
+  @Test
+  void theWritingSideDoesNotDependOnTheOperators() {
+    noClasses()
+        .that()
+        .resideInAPackage("io.flinkcollation.sink.writer..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
+            "io.flinkcollation.sink",
+            "io.flinkcollation.sink.range..",
+            "io.flinkcollation.sql..",
+            "io.flinkcollation.maintenance..")
+        .because("the operators, the SQL layer and the rewrite drive the writers, not the reverse")
+        .check(MAIN);
+  }
+
+  @Test
+  void commitsFilterBoundsThroughTheCommitRules() {
+    noClasses()
+        .that()
+        .resideOutsideOfPackage("io.flinkcollation.commit..")
+        .should()
+        .dependOnClassesThat()
+        .haveFullyQualifiedName("io.flinkcollation.commit.KnownStatIdsValidator")
+        .orShould()
+        .callMethod(
+            "io.flinkcollation.stats.CollationStats",
+            "retainBounds",
+            "org.apache.iceberg.DataFile",
+            "org.apache.iceberg.PartitionSpec",
+            "java.util.function.IntPredicate")
+        .because("one filter, validate and retry loop commits bounds: KnownBoundsCommit")
+        .check(MAIN);
+  }
+
+  @Test
+  void writeOptionsAreReadInOneHome() {
+    noClasses()
+        .that()
+        .doNotHaveFullyQualifiedName("io.flinkcollation.sink.CollationWriteConf")
+        .and()
+        .resideOutsideOfPackage("io.flinkcollation.sink.writer..")
+        .should()
+        .dependOnClassesThat()
+        .haveFullyQualifiedName("org.apache.iceberg.flink.FlinkWriteConf")
+        .because("CollationWriteConf reads every write option (docs/options.md)")
         .check(MAIN);
   }
 
@@ -62,6 +116,8 @@ class LayeringTest {
     // A rule over no classes passes whatever the code does: make sure they were all imported.
     assertThat(MAIN.containPackage("io.flinkcollation.stats")).isTrue();
     assertThat(MAIN.containPackage("io.flinkcollation.sql")).isTrue();
+    assertThat(MAIN.containPackage("io.flinkcollation.sink.writer")).isTrue();
+    assertThat(MAIN.containPackage("io.flinkcollation.commit")).isTrue();
     assertThat(MAIN.size()).isGreaterThan(40);
   }
 }

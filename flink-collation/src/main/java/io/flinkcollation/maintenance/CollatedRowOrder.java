@@ -46,13 +46,15 @@ final class CollatedRowOrder {
    */
   static CollatedRowOrder of(Table table, String column) {
     Schema schema = table.schema();
-    Types.NestedField field = schema.findField(column);
+    // Iceberg refuses an empty name with a message that names neither sortBy nor the columns.
+    Types.NestedField field = column.isEmpty() ? null : schema.findField(column);
     Preconditions.checkArgument(
         field != null,
-        "Cannot sort by '%s': table %s has no such column; use a column path such as"
-            + " 'name' or 'address.city'",
+        "Cannot sort by '%s': table %s has no such column; sortBy(column) takes a collated"
+            + " column: %s",
         column,
-        table.name());
+        table.name(),
+        TableCollations.fromTable(table).forSchema(schema).paths(schema));
     String collation = TableCollations.fromTable(table).collationOf(field.fieldId());
     Preconditions.checkArgument(
         !Collations.isUtf8(collation),

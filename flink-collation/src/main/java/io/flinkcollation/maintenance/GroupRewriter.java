@@ -1,6 +1,6 @@
 package io.flinkcollation.maintenance;
 
-import io.flinkcollation.sink.CollationTaskWriterFactory;
+import io.flinkcollation.sink.writer.CollationTaskWriterFactory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;

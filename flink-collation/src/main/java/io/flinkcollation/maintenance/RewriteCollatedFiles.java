@@ -1,20 +1,20 @@
 package io.flinkcollation.maintenance;
 
+import io.flinkcollation.commit.KnownBoundsCommit;
 import io.flinkcollation.metadata.CollationMetric;
 import io.flinkcollation.metadata.TableCollations;
 import io.flinkcollation.sink.CollationSinkOptions;
-import io.flinkcollation.sink.CollationTaskWriterFactory;
-import io.flinkcollation.sink.KnownStatIdsValidator;
-import io.flinkcollation.stats.CollationStats;
+import io.flinkcollation.sink.CollationWriteConf;
+import io.flinkcollation.sink.writer.CollationTaskWriterFactory;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
-import java.util.function.IntPredicate;
 import java.util.function.Predicate;
 import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.configuration.Configuration;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.util.Preconditions;
 import org.apache.iceberg.DataFile;
@@ -23,7 +23,6 @@ import org.apache.iceberg.RewriteFiles;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.exceptions.CommitStateUnknownException;
-import org.apache.iceberg.exceptions.ValidationException;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.flink.FlinkSchemaUtil;
@@ -82,7 +81,6 @@ public final class RewriteCollatedFiles {
   private Candidates candidates = Candidates.SMALL_OR_WITHOUT_BOUNDS;
   private int minInputFiles = DEFAULT_MIN_INPUT_FILES;
   private Long maxFileGroupSizeBytes;
-  private int maxBoundLength = CollationSinkOptions.MAX_BOUND_LENGTH.defaultValue();
   private String sortBy;
 
   private RewriteCollatedFiles(Table table) {
@@ -107,8 +105,14 @@ public final class RewriteCollatedFiles {
     return this;
   }
 
-  /** An Iceberg Flink write option for the new files ({@code write-format}, compression...). */
+  /**
+   * A write option for the new files: {@code write-format}, {@code target-file-size-bytes}, the
+   * compression options or {@code collation.max-bound-length} (docs/options.md). Any other key is
+   * refused when the rewrite plans, {@code branch} included: the rewrite rewrites the files of
+   * main.
+   */
   public RewriteCollatedFiles set(String key, String value) {
+    Preconditions.checkArgument(key != null, "Cannot set an option with a null key");
     writeOptions.put(key, value);
     return this;
   }
@@ -136,8 +140,7 @@ public final class RewriteCollatedFiles {
   public RewriteCollatedFiles maxBoundLength(int codePoints) {
     Preconditions.checkArgument(
         codePoints > 0, "Invalid max bound length %s: must be positive", codePoints);
-    this.maxBoundLength = codePoints;
-    return this;
+    return set(CollationSinkOptions.MAX_BOUND_LENGTH.key(), Integer.toString(codePoints));
   }
 
   /**
@@ -256,52 +259,39 @@ public final class RewriteCollatedFiles {
   private RewriteResult commit(
       RewritePlan plan, CollationTaskWriterFactory writers, List<DataFile> written) {
     List<DataFile> added = new ArrayList<>(written.size());
-    for (int attempt = 1; ; attempt++) {
-      table.refresh();
+    try {
       // Bounds of a metric dropped while the rewrite ran are not committed (as in the sink), also
-      // when it is dropped while Iceberg commits: the validator re-checks on each attempt.
-      IntPredicate known = CollationTaskWriterFactory.knownStatIds(table);
-      KnownStatIdsValidator validator = new KnownStatIdsValidator(table);
-      added.clear();
-      for (DataFile file : written) {
-        added.add(validator.boundIds(CollationStats.retainBounds(file, writers.spec(), known)));
-      }
-      RewriteFiles rewrite =
-          table
-              .newRewrite()
-              .validateFromSnapshot(plan.snapshotId())
-              // New files keep the planned data sequence number, so equality deletes committed
-              // after the plan still apply to their rows (as in Iceberg's own rewrite).
-              .dataSequenceNumber(plan.sequenceNumber())
-              .validateWith(validator);
-      plan.files().forEach(rewrite::deleteFile);
-      added.forEach(rewrite::addFile);
-      try {
-        rewrite.commit();
-        break;
-      } catch (CommitStateUnknownException e) {
-        // The commit may have succeeded: the written files may be live, so they stay.
-        throw e;
-      } catch (RuntimeException e) {
-        if (e instanceof ValidationException
-            && validator.rejected()
-            && attempt < KnownStatIdsValidator.MAX_ATTEMPTS) {
-          LOG.info(
-              "Table {}: collation metrics changed while committing the rewrite; filtering the"
-                  + " bounds again (attempt {})",
-              table.name(),
-              attempt + 1);
-          continue;
-        }
-        deleteQuietly(written, e);
-        throw new IllegalStateException(
-            String.format(
-                "Cannot commit the rewrite of %d data files of table %s planned on snapshot %d: %s."
-                    + " Nothing was committed and the new files were deleted; plan and run the"
-                    + " rewrite again",
-                plan.files().size(), table.name(), plan.snapshotId(), e.getMessage()),
-            e);
-      }
+      // when it is dropped while Iceberg commits.
+      KnownBoundsCommit.commit(
+          table,
+          "the rewrite",
+          bounds -> {
+            added.clear();
+            written.forEach(file -> added.add(bounds.keep(file, writers.spec())));
+            RewriteFiles rewrite =
+                table
+                    .newRewrite()
+                    .validateFromSnapshot(plan.snapshotId())
+                    // New files keep the planned data sequence number, so equality deletes
+                    // committed after the plan still apply to their rows (as in Iceberg's own
+                    // rewrite).
+                    .dataSequenceNumber(plan.sequenceNumber());
+            plan.files().forEach(rewrite::deleteFile);
+            added.forEach(rewrite::addFile);
+            return rewrite;
+          });
+    } catch (CommitStateUnknownException e) {
+      // The commit may have succeeded: the written files may be live, so they stay.
+      throw e;
+    } catch (RuntimeException e) {
+      deleteQuietly(written, e);
+      throw new IllegalStateException(
+          String.format(
+              "Cannot commit the rewrite of %d data files of table %s planned on snapshot %d: %s."
+                  + " Nothing was committed and the new files were deleted; plan and run the"
+                  + " rewrite again",
+              plan.files().size(), table.name(), plan.snapshotId(), e.getMessage()),
+          e);
     }
     table.refresh();
     RewriteResult result =
@@ -315,9 +305,15 @@ public final class RewriteCollatedFiles {
   }
 
   private CollationTaskWriterFactory writers() {
+    CollationWriteConf conf =
+        CollationWriteConf.of(
+            table, writeOptions, new Configuration(), CollationWriteConf.Writer.REWRITE);
     CollationTaskWriterFactory writers =
         new CollationTaskWriterFactory(
-            table, FlinkSchemaUtil.convert(table.schema()), writeOptions, maxBoundLength);
+            table,
+            FlinkSchemaUtil.convert(table.schema()),
+            conf.icebergOptions(),
+            conf.maxBoundLength());
     writers.initialize(0, 0, tracker -> {});
     return writers;
   }

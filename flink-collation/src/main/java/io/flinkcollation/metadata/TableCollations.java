@@ -8,8 +8,10 @@ import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.stream.Collectors;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
@@ -279,6 +281,15 @@ public final class TableCollations implements Serializable {
               tableName));
     }
     return warnings;
+  }
+
+  /** The paths of the collated columns {@code schema} has, sorted; for messages. */
+  public List<String> paths(Schema schema) {
+    return fields.keySet().stream()
+        .map(schema::findColumnName)
+        .filter(Objects::nonNull)
+        .sorted()
+        .collect(Collectors.toList());
   }
 
   /** The annotated fields, by field id. */

@@ -80,13 +80,13 @@ public final class UpdateCollations {
    */
   public UpdateCollations collate(String path, String collation) {
     String canonical = Collations.canonicalize(collation);
-    changes.add(draft -> draft.collate(path, canonical));
+    changes.add(draft -> draft.collate("collate", path, canonical));
     return this;
   }
 
   /** Adds a metric for the column's collation at the version the running provider reports. */
   public UpdateCollations addMetric(String path) {
-    changes.add(draft -> draft.addMetric(path, null));
+    changes.add(draft -> draft.addMetric("addMetric", path, null));
     return this;
   }
 
@@ -102,13 +102,13 @@ public final class UpdateCollations {
           String.format("Cannot add a collation metric to %s: %s", Quoted.of(path), e.getMessage()),
           e);
     }
-    changes.add(draft -> draft.addMetric(path, version));
+    changes.add(draft -> draft.addMetric("addMetric", path, version));
     return this;
   }
 
   /** Drops one metric of a column; its id stays reserved and is never reused. */
   public UpdateCollations dropMetric(String path, int metricId) {
-    changes.add(draft -> draft.dropMetric(path, metricId));
+    changes.add(draft -> draft.dropMetric("dropMetric", path, metricId));
     return this;
   }
 
@@ -119,7 +119,7 @@ public final class UpdateCollations {
    * TABLE ... RESET ('collation.<column>')}).
    */
   public UpdateCollations dropCollation(String path) {
-    changes.add(draft -> draft.collate(path, Collations.UTF8));
+    changes.add(draft -> draft.collate("dropCollation", path, Collations.UTF8));
     return this;
   }
 
@@ -336,8 +336,8 @@ public final class UpdateCollations {
       this.lastColumnId = base.lastColumnId();
     }
 
-    void collate(String path, String collation) {
-      int fieldId = stringField(path, collation);
+    void collate(String method, String path, String collation) {
+      int fieldId = stringField(method, path, collation);
       FieldCollation current = collations.field(fieldId).orElse(null);
       if (Collations.isUtf8(collation)) {
         // Also the way to repair a property that is not readable as a whole (see dropCollation).
@@ -347,8 +347,8 @@ public final class UpdateCollations {
       }
     }
 
-    void addMetric(String path, String version) {
-      int fieldId = stringField(path, null);
+    void addMetric(String method, String path, String version) {
+      int fieldId = stringField(method, path, null);
       FieldCollation field =
           collations
               .field(fieldId)
@@ -388,8 +388,8 @@ public final class UpdateCollations {
       }
     }
 
-    void dropMetric(String path, int metricId) {
-      int fieldId = stringField(path, null);
+    void dropMetric(String method, String path, int metricId) {
+      int fieldId = stringField(method, path, null);
       FieldCollation field = collations.field(fieldId).orElse(null);
       Preconditions.checkArgument(
           field != null && field.metrics().stream().anyMatch(m -> m.id() == metricId),
@@ -402,7 +402,15 @@ public final class UpdateCollations {
       collations = collations.with(field.withMetrics(metrics));
     }
 
-    private int stringField(String path, String collation) {
+    /** The id of the string column at {@code path}, given to {@code method}. */
+    private int stringField(String method, String path, String collation) {
+      // Iceberg's own message for an empty name names neither the method nor the columns.
+      Preconditions.checkArgument(
+          path == null || !path.isEmpty(),
+          "Invalid column path '' given to UpdateCollations.%s: it is empty; name a string column"
+              + " of this table: %s",
+          method,
+          stringPaths(schema));
       Types.NestedField field = path == null ? null : schema.findField(path);
       Preconditions.checkArgument(
           field != null,
@@ -438,7 +446,7 @@ public final class UpdateCollations {
   }
 
   /** Paths of every string position, as {@link Schema#findField(String)} accepts them. */
-  static Set<String> stringPaths(Schema schema) {
+  public static Set<String> stringPaths(Schema schema) {
     Set<String> paths = new TreeSet<>();
     for (Map.Entry<String, Integer> entry : TypeUtil.indexByName(schema.asStruct()).entrySet()) {
       if (schema.findType(entry.getValue()).typeId() == Type.TypeID.STRING) {

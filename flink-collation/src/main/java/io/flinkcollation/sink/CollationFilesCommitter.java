@@ -1,6 +1,6 @@
 package io.flinkcollation.sink;
 
-import io.flinkcollation.stats.CollationStats;
+import io.flinkcollation.commit.KnownBoundsCommit;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -9,7 +9,6 @@ import java.util.NavigableMap;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Consumer;
-import java.util.function.IntPredicate;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.runtime.state.StateInitializationContext;
@@ -26,7 +25,6 @@ import org.apache.iceberg.RowDelta;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotUpdate;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.exceptions.ValidationException;
 import org.apache.iceberg.flink.TableLoader;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,8 +41,8 @@ import org.slf4j.LoggerFactory;
  * of input. A changelog's delete files commit in a row delta per checkpoint (see {@link
  * #commitUpTo}). Before each commit, bounds under ids the table no longer knows (a collation metric
  * dropped while the job ran) are removed from the files, and re-checked on each of Iceberg's commit
- * attempts (see {@link #commit(List, String, long)}). Concurrent commits by other writers are
- * retried by Iceberg's snapshot producer ({@code commit.retry.*} table properties).
+ * attempts ({@link KnownBoundsCommit}). Concurrent commits by other writers are retried by
+ * Iceberg's snapshot producer ({@code commit.retry.*} table properties).
  */
 final class CollationFilesCommitter extends AbstractStreamOperator<Void>
     implements OneInputStreamOperator<WrittenFiles, Void>, BoundedOneInput {
@@ -212,79 +210,17 @@ final class CollationFilesCommitter extends AbstractStreamOperator<Void>
 
   /**
    * Commits the batches, keeping only bounds under ids the table knows (columns and declared,
-   * reserved metrics). Iceberg retries a commit that lost a race on fresh metadata without asking
-   * us again, so a metric dropped after we filtered would still arrive in the files. To close that
-   * window, a {@link KnownStatIdsValidator} re-checks the kept ids against the metadata of each
-   * attempt and fails the attempt when they no longer fit; we then filter again on the new metadata
-   * and commit anew.
+   * reserved metrics), re-checked on each of Iceberg's commit attempts ({@link KnownBoundsCommit}).
    */
   private void commit(List<WrittenFiles> batches, String commitJobId, long checkpointId) {
-    for (int attempt = 1; ; attempt++) {
-      table.refresh();
-      KnownStatIdsValidator validator = new KnownStatIdsValidator(table);
-      try {
-        commit(batches, commitJobId, checkpointId, validator);
-        return;
-      } catch (ValidationException e) {
-        if (!validator.rejected() || attempt >= KnownStatIdsValidator.MAX_ATTEMPTS) {
-          throw e;
-        }
-        LOG.info(
-            "Table {}: collation metrics changed while committing checkpoint {}; filtering the"
-                + " bounds again (attempt {})",
-            table.name(),
-            checkpointId,
-            attempt + 1);
-      }
-    }
-  }
-
-  private void commit(
-      List<WrittenFiles> batches,
-      String commitJobId,
-      long checkpointId,
-      KnownStatIdsValidator validator) {
-    IntPredicate known = CollationTaskWriterFactory.knownStatIds(table);
-    SnapshotUpdate<?> update;
-    Consumer<DataFile> add;
-    String operation;
     int deleteFiles = batches.stream().mapToInt(batch -> batch.deleteFiles().size()).sum();
-    if (deleteFiles > 0) {
-      Preconditions.checkState(
-          !overwrite, "Table %s: overwrite cannot commit delete files", table.name());
-      RowDelta delta = table.newRowDelta();
-      batches.forEach(batch -> batch.deleteFiles().forEach(delta::addDeletes));
-      add = delta::addRows;
-      update = delta;
-      operation = "row delta";
-    } else if (overwrite) {
-      ReplacePartitions replace = table.newReplacePartitions();
-      add = replace::addFile;
-      update = replace;
-      operation = "replace partitions";
-    } else {
-      AppendFiles append = table.newAppend();
-      add = append::appendFile;
-      update = append;
-      operation = "append";
-    }
-    int files = 0;
-    for (WrittenFiles batch : batches) {
-      for (DataFile file : batch.dataFiles()) {
-        DataFile kept = CollationStats.retainBounds(file, batch.spec(), known);
-        validator.boundIds(kept);
-        add.accept(kept);
-        files++;
-      }
-    }
-    snapshotProperties.forEach(update::set);
-    update.set(MAX_COMMITTED, Long.toString(checkpointId));
-    update.set(JOB_ID, commitJobId);
-    update.set(OPERATOR_ID, operatorId);
-    update.validateWith(validator);
-    update.toBranch(branch);
+    int files = batches.stream().mapToInt(batch -> batch.dataFiles().size()).sum();
+    String operation = deleteFiles > 0 ? "row delta" : overwrite ? "replace partitions" : "append";
     long start = System.nanoTime();
-    update.commit();
+    KnownBoundsCommit.commit(
+        table,
+        "checkpoint " + checkpointId,
+        bounds -> update(batches, commitJobId, checkpointId, bounds));
     LOG.info(
         "Committed {} data files and {} delete files to branch {} of table {} ({}) for checkpoint"
             + " {} of job {} in {} ms",
@@ -296,6 +232,44 @@ final class CollationFilesCommitter extends AbstractStreamOperator<Void>
         checkpointId,
         commitJobId,
         (System.nanoTime() - start) / 1_000_000);
+  }
+
+  /** One commit attempt's update: appends, replaced partitions or, with deletes, a row delta. */
+  private SnapshotUpdate<?> update(
+      List<WrittenFiles> batches,
+      String commitJobId,
+      long checkpointId,
+      KnownBoundsCommit.KnownBounds bounds) {
+    SnapshotUpdate<?> update;
+    Consumer<DataFile> add;
+    boolean deletes = batches.stream().anyMatch(batch -> !batch.deleteFiles().isEmpty());
+    if (deletes) {
+      Preconditions.checkState(
+          !overwrite, "Table %s: overwrite cannot commit delete files", table.name());
+      RowDelta delta = table.newRowDelta();
+      batches.forEach(batch -> batch.deleteFiles().forEach(delta::addDeletes));
+      add = delta::addRows;
+      update = delta;
+    } else if (overwrite) {
+      ReplacePartitions replace = table.newReplacePartitions();
+      add = replace::addFile;
+      update = replace;
+    } else {
+      AppendFiles append = table.newAppend();
+      add = append::appendFile;
+      update = append;
+    }
+    for (WrittenFiles batch : batches) {
+      for (DataFile file : batch.dataFiles()) {
+        add.accept(bounds.keep(file, batch.spec()));
+      }
+    }
+    snapshotProperties.forEach(update::set);
+    update.set(MAX_COMMITTED, Long.toString(checkpointId));
+    update.set(JOB_ID, commitJobId);
+    update.set(OPERATOR_ID, operatorId);
+    update.toBranch(branch);
+    return update;
   }
 
   /**

@@ -1,8 +1,10 @@
 package io.flinkcollation.sink;
 
 import io.flinkcollation.collation.Quoted;
+import io.flinkcollation.metadata.RunningVersions;
 import io.flinkcollation.metadata.TableCollations;
 import io.flinkcollation.sink.range.CollationRangeShuffle;
+import io.flinkcollation.sink.writer.EqualityFields;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -14,7 +16,6 @@ import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.api.common.typeinfo.BasicTypeInfo;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ExecutionOptions;
 import org.apache.flink.configuration.ReadableConfig;
@@ -35,13 +36,10 @@ import org.apache.iceberg.PartitionField;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.SnapshotRef;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.TableUtil;
 import org.apache.iceberg.flink.FlinkSchemaUtil;
-import org.apache.iceberg.flink.FlinkWriteConf;
 import org.apache.iceberg.flink.FlinkWriteOptions;
 import org.apache.iceberg.flink.TableLoader;
-import org.apache.iceberg.flink.sink.shuffle.StatisticsType;
 import org.apache.iceberg.types.TypeUtil;
 import org.apache.iceberg.types.Types;
 import org.slf4j.Logger;
@@ -78,9 +76,6 @@ public final class CollationIcebergSink {
   public static Builder forRowData(DataStream<RowData> input) {
     return new Builder(input);
   }
-
-  /** More slices per writer would make more small files than any pruning gain is worth. */
-  private static final int MAX_RANGE_SLICES = 1024;
 
   /** Collects the sink's settings; {@link #append()} validates them and wires the job. */
   public static final class Builder {
@@ -164,7 +159,8 @@ public final class CollationIcebergSink {
 
     /**
      * Sets an option: {@code collation.*} keys of {@link CollationSinkOptions}, everything else an
-     * Iceberg Flink write option such as {@code write-format} or {@code target-file-size-bytes}.
+     * Iceberg Flink write option such as {@code write-format} or {@code target-file-size-bytes}
+     * (docs/options.md). {@link #append()} refuses a key the sink does not honour.
      */
     public Builder set(String key, String value) {
       Preconditions.checkArgument(key != null, "Cannot set an option with a null key");
@@ -292,44 +288,26 @@ public final class CollationIcebergSink {
       String name = target.name();
       checkCollations(target);
       RowType rowType = rowType(target);
-
-      Map<String, String> icebergOptions = new LinkedHashMap<>();
-      Map<String, String> ownOptions = new LinkedHashMap<>();
-      options.forEach(
-          (key, value) ->
-              (key.startsWith(CollationSinkOptions.PREFIX) ? ownOptions : icebergOptions)
-                  .put(key, value));
-      int maxBoundLength = maxBoundLength(ownOptions);
-      checkHonoured(name, icebergOptions);
-      boolean declareRunningVersions = declareRunningVersions(ownOptions);
-      Configuration jobConf = Configuration.fromMap(flinkConf.toMap());
-      FlinkWriteConf conf = new FlinkWriteConf(target, icebergOptions, jobConf);
+      CollationWriteConf conf =
+          CollationWriteConf.of(target, options, flinkConf, CollationWriteConf.Writer.SINK);
       String branch = branch(target, conf);
-      conf.dataFileFormat(); // fails early on an unknown write-format
       boolean replace = overwrite || conf.overwriteMode();
       if (replace) {
         checkOverwriteAllowed(name);
       }
-      EqualityFields equalityFields = equalityFields(target, upsert || conf.upsertMode());
+      EqualityFields equalityFields = equalityFields(target, conf);
       if (!equalityFields.isEmpty()) {
         checkChangelogAllowed(target, equalityFields, replace);
       }
       int parallelism =
           conf.writeParallelism() != null ? conf.writeParallelism() : input.getParallelism();
-      Preconditions.checkArgument(
-          parallelism > 0,
-          "Table %s: invalid '%s' %s; it must be positive",
-          name,
-          FlinkWriteOptions.WRITE_PARALLELISM.key(),
-          parallelism);
-      DistributionMode mode = distributionMode(target, conf);
-      int rangeSlices = rangeSlices(name, mode, ownOptions);
+      DistributionMode mode = conf.distributionMode();
+      int rangeSlices = rangeSlices(name, mode, conf);
       DataStream<RowData> rows =
           mode == DistributionMode.RANGE
-              ? rangeShuffle(
-                  target, rowType, conf, jobConf, ownOptions, equalityFields, parallelism)
+              ? rangeShuffle(target, rowType, conf, equalityFields, parallelism)
               : RowDistribution.apply(input, target, rowType, mode, equalityFields, parallelism);
-      if (declareRunningVersions) {
+      if (conf.declareRunningVersions()) {
         // Last, so that a setting refused above leaves the table unchanged.
         RunningVersions.declare(target);
       }
@@ -340,9 +318,9 @@ public final class CollationIcebergSink {
                   new CollationStreamWriter(
                       tableLoader,
                       rowType,
-                      icebergOptions,
-                      jobConf,
-                      maxBoundLength,
+                      conf.icebergOptions(),
+                      Configuration.fromMap(flinkConf.toMap()),
+                      conf.maxBoundLength(),
                       equalityFields,
                       rangeSlices))
               .setParallelism(parallelism);
@@ -368,14 +346,8 @@ public final class CollationIcebergSink {
     }
 
     /** The branch written, checked to name a branch or a new one (not a tag). */
-    private static String branch(Table target, FlinkWriteConf conf) {
+    private static String branch(Table target, CollationWriteConf conf) {
       String branch = conf.branch();
-      Preconditions.checkArgument(
-          branch != null && !branch.isBlank(),
-          "Table %s: invalid '%s' %s; name a branch, or remove the option for main",
-          target.name(),
-          FlinkWriteOptions.BRANCH.key(),
-          Quoted.of(branch));
       SnapshotRef ref = target.refs().get(branch);
       Preconditions.checkArgument(
           ref == null || ref.isBranch(),
@@ -387,28 +359,15 @@ public final class CollationIcebergSink {
       return branch;
     }
 
-    private static DistributionMode distributionMode(Table target, FlinkWriteConf conf) {
-      try {
-        return conf.distributionMode();
-      } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException(
-            String.format(
-                "Table %s: invalid distribution mode (option '%s' or table property '%s'): %s;"
-                    + " use 'none', 'hash' or 'range'",
-                target.name(),
-                FlinkWriteOptions.DISTRIBUTION_MODE.key(),
-                TableProperties.WRITE_DISTRIBUTION_MODE,
-                e.getMessage()),
-            e);
-      }
-    }
-
     /** The equality fields set, else the table's identifier fields; none when appending. */
-    private EqualityFields equalityFields(Table target, boolean upsertMode) {
+    private EqualityFields equalityFields(Table target, CollationWriteConf conf) {
+      boolean upsertMode = upsert || conf.upsertMode();
       Schema schema = target.schema();
       Set<Integer> ids = new LinkedHashSet<>();
       for (String column : equalityFieldColumns) {
-        Types.NestedField field = schema.findField(column);
+        // Iceberg refuses an empty name with a message that names neither the method nor the
+        // columns.
+        Types.NestedField field = column.isEmpty() ? null : schema.findField(column);
         Preconditions.checkArgument(
             field != null,
             "Equality field column '%s' is not a column of table %s (columns: %s); name a column"
@@ -429,9 +388,17 @@ public final class CollationIcebergSink {
       }
       Preconditions.checkArgument(
           !upsertMode || !ids.isEmpty(),
-          "Table %s: upsert needs the columns that identify a row; set equalityFieldColumns(...)"
-              + " (a PRIMARY KEY ... NOT ENFORCED in SQL) or identifier fields on the table",
-          target.name());
+          "Table %s: upsert needs the columns that identify a row, and the table has no"
+              + " identifier fields; upsert is on by %s. Set equalityFieldColumns(...) (a PRIMARY"
+              + " KEY ... NOT ENFORCED in SQL) or identifier fields on the table, or turn upsert"
+              + " off",
+          target.name(),
+          upsert
+              ? "upsert(true)"
+              : String.format(
+                  "'%s' = 'true', %s",
+                  FlinkWriteOptions.WRITE_UPSERT_ENABLED.key(),
+                  conf.source(FlinkWriteOptions.WRITE_UPSERT_ENABLED.key())));
       return EqualityFields.of(ids, upsertMode);
     }
 
@@ -582,34 +549,11 @@ public final class CollationIcebergSink {
           .collect(Collectors.joining(", ", "[", "]"));
     }
 
-    /** Refuses every Iceberg option this sink would not honour, rather than ignore it. */
-    private static void checkHonoured(String table, Map<String, String> icebergOptions) {
-      for (String key : icebergOptions.keySet()) {
-        Preconditions.checkArgument(
-            !CollationSinkOptions.NOT_SUPPORTED.contains(key),
-            "Table %s: the collation sink does not support the Iceberg write option %s; remove"
-                + " it (supported: %s)",
-            table,
-            Quoted.of(key),
-            CollationSinkOptions.HONOURED);
-        Preconditions.checkArgument(
-            CollationSinkOptions.HONOURED.contains(key),
-            "Table %s: unknown collation sink option %s; it takes %s and the Iceberg write options"
-                + " %s",
-            table,
-            Quoted.of(key),
-            CollationSinkOptions.MAX_BOUND_LENGTH.key(),
-            CollationSinkOptions.HONOURED);
-      }
-    }
-
     /** Rows routed by ranges of a collated column (docs/design.md#range-distribution). */
     private DataStream<RowData> rangeShuffle(
         Table target,
         RowType rowType,
-        FlinkWriteConf conf,
-        Configuration jobConf,
-        Map<String, String> ownOptions,
+        CollationWriteConf conf,
         EqualityFields equalityFields,
         int parallelism) {
       Preconditions.checkArgument(
@@ -618,39 +562,28 @@ public final class CollationIcebergSink {
               + " the changes of one key out of order; write changelogs with distribution mode"
               + " 'none' or 'hash'",
           target.name());
-      String statisticsKey = FlinkWriteOptions.RANGE_DISTRIBUTION_STATISTICS_TYPE.key();
-      // Sketch unless set: Iceberg's map statistics route keys they have not seen round robin,
-      // which would split collation-equal values and widen every file of a high-cardinality
-      // column.
-      StatisticsType statisticsType =
-          options.containsKey(statisticsKey) || jobConf.containsKey(statisticsKey)
-              ? conf.rangeDistributionStatisticsType()
-              : StatisticsType.Sketch;
-      return CollationRangeShuffle.forTable(
-              target, ownOptions.get(CollationSinkOptions.RANGE_COLUMN.key()))
+      return CollationRangeShuffle.forTable(target, conf.rangeColumn())
           .apply(
               input,
               rowType,
               parallelism,
-              statisticsType,
-              conf.rangeDistributionSortKeyBaseWeight(),
+              conf.rangeStatisticsType(),
+              conf.rangeSortKeyBaseWeight(),
               uidPrefix,
               target.name());
     }
 
     /** The slices per writer under {@code range} distribution, 0 (not sliced) under the others. */
-    private int rangeSlices(String table, DistributionMode mode, Map<String, String> ownOptions) {
-      String column = CollationSinkOptions.RANGE_COLUMN.key();
-      String slicesKey = CollationSinkOptions.RANGE_SLICES_PER_WRITER.key();
+    private static int rangeSlices(String table, DistributionMode mode, CollationWriteConf conf) {
       if (mode != DistributionMode.RANGE) {
         for (String key :
             List.of(
-                column,
-                slicesKey,
+                CollationSinkOptions.RANGE_COLUMN.key(),
+                CollationSinkOptions.RANGE_SLICES_PER_WRITER.key(),
                 FlinkWriteOptions.RANGE_DISTRIBUTION_STATISTICS_TYPE.key(),
                 FlinkWriteOptions.RANGE_DISTRIBUTION_SORT_KEY_BASE_WEIGHT.key())) {
           Preconditions.checkArgument(
-              !ownOptions.containsKey(key) && !options.containsKey(key),
+              !conf.isSetAsOption(key),
               "Table %s: '%s' applies to distribution mode 'range' only, and the mode is %s; set"
                   + " '%s' to 'range' or remove '%s'",
               table,
@@ -661,64 +594,7 @@ public final class CollationIcebergSink {
         }
         return 0;
       }
-      String value = ownOptions.get(slicesKey);
-      int slices;
-      try {
-        slices =
-            value == null
-                ? CollationSinkOptions.RANGE_SLICES_PER_WRITER.defaultValue()
-                : Integer.parseInt(value.trim());
-      } catch (NumberFormatException e) {
-        slices = 0;
-      }
-      Preconditions.checkArgument(
-          slices > 0 && slices <= MAX_RANGE_SLICES,
-          "Invalid '%s': %s; expected a number of slices from 1 to %s",
-          slicesKey,
-          Quoted.of(value),
-          MAX_RANGE_SLICES);
-      return slices;
-    }
-
-    private static boolean declareRunningVersions(Map<String, String> ownOptions) {
-      String value = ownOptions.get(CollationSinkOptions.DECLARE_RUNNING_VERSIONS.key());
-      Preconditions.checkArgument(
-          value == null || value.equalsIgnoreCase("true") || value.equalsIgnoreCase("false"),
-          "Invalid '%s': %s; expected true or false",
-          CollationSinkOptions.DECLARE_RUNNING_VERSIONS.key(),
-          value);
-      return Boolean.parseBoolean(value);
-    }
-
-    private static int maxBoundLength(Map<String, String> ownOptions) {
-      List<String> known =
-          CollationSinkOptions.OWN_OPTIONS.stream()
-              .map(ConfigOption::key)
-              .collect(Collectors.toList());
-      for (String key : ownOptions.keySet()) {
-        Preconditions.checkArgument(
-            known.contains(key),
-            "Unknown collation sink option %s; known: %s",
-            Quoted.of(key),
-            known);
-      }
-      int length;
-      try {
-        length = Configuration.fromMap(ownOptions).get(CollationSinkOptions.MAX_BOUND_LENGTH);
-      } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException(
-            String.format(
-                "Invalid '%s': %s; expected a positive number of characters",
-                CollationSinkOptions.MAX_BOUND_LENGTH.key(),
-                Quoted.of(ownOptions.get(CollationSinkOptions.MAX_BOUND_LENGTH.key()))),
-            e);
-      }
-      Preconditions.checkArgument(
-          length > 0,
-          "Invalid '%s': %s; expected a positive number of characters",
-          CollationSinkOptions.MAX_BOUND_LENGTH.key(),
-          length);
-      return length;
+      return conf.rangeSlicesPerWriter();
     }
 
     private void checkOverwriteAllowed(String name) {

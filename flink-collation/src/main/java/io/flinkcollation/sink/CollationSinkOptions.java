@@ -12,9 +12,10 @@ import org.apache.flink.configuration.ConfigOptions;
 import org.apache.iceberg.flink.FlinkWriteOptions;
 
 /**
- * Options of the collation sink. The builder reads them from {@link
- * CollationIcebergSink.Builder#set(String, String)} keys: its own {@code collation.*} keys, and the
- * Iceberg Flink write options it honours ({@link #HONOURED}). Every other key is refused, so that
+ * The write options, declared: the collation writers' own {@code collation.*} keys, and the Iceberg
+ * Flink write options they honour ({@link #HONOURED}) or refuse. {@link CollationWriteConf} reads
+ * them for the builder ({@link CollationIcebergSink.Builder#set(String, String)}), SQL and the
+ * rewrite, with their precedence and checks (docs/options.md). Every other key is refused, so that
  * no option is silently ignored (an ignored {@code compaction-enabled} would leave the table
  * uncompacted).
  */

@@ -1,6 +1,8 @@
 package io.flinkcollation.sink;
 
 import io.flinkcollation.sink.range.SlicedTaskWriter;
+import io.flinkcollation.sink.writer.CollationTaskWriterFactory;
+import io.flinkcollation.sink.writer.EqualityFields;
 import java.io.IOException;
 import java.util.HashMap;
 import java.util.List;
@@ -22,7 +24,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The parallel writer: writes rows into Iceberg data files with Iceberg's own task writers and
- * appenders, tracks the collation bounds of every file (through {@link CollationAppenderFactory}),
+ * appenders, tracks the collation bounds of every file (through {@code CollationAppenderFactory}),
  * and hands the closed files to the committer before each checkpoint barrier and at end of input.
  *
  * <p>In {@code open()} it loads the table, reads its collation metrics and resolves each against

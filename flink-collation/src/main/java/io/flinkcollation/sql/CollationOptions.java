@@ -6,6 +6,7 @@ import io.flinkcollation.metadata.FieldCollation;
 import io.flinkcollation.metadata.TableCollations;
 import io.flinkcollation.metadata.UpdateCollations;
 import io.flinkcollation.sink.CollationSinkOptions;
+import io.flinkcollation.sink.CollationWriteConf;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -14,10 +15,8 @@ import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.table.api.ValidationException;
-import org.apache.iceberg.DistributionMode;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.flink.FlinkWriteOptions;
 
 /**
  * The {@code collation.<column path>} table options of the SQL layer: how a column's collation is
@@ -132,38 +131,14 @@ public final class CollationOptions {
   }
 
   /**
-   * Checks the values of the sink options that the SQL layer reads itself, so that a bad value
-   * fails the DDL rather than the first job. For a table with collations, which the collation
-   * writer writes, also the values that writer would refuse: a blank {@code branch}, an unknown
-   * {@code distribution-mode} (a table without collations is written by Iceberg's own sink).
+   * Checks the values of the write options ({@link CollationWriteConf}), so that a bad value fails
+   * the DDL rather than the first job: ours always, Iceberg's for a table with collations, which
+   * the collation writer writes (a table without collations is written by Iceberg's own sink).
    *
    * @throws ValidationException naming the option and its value
    */
   static void validateSinkOptions(Map<String, String> options, boolean collated) {
-    int maxBoundLength = typed(options, CollationSinkOptions.MAX_BOUND_LENGTH);
-    if (maxBoundLength <= 0) {
-      throw invalid(
-          CollationSinkOptions.MAX_BOUND_LENGTH.key(),
-          options.get(CollationSinkOptions.MAX_BOUND_LENGTH.key()),
-          "it must be a positive number of characters");
-    }
-    typed(options, CollationSinkOptions.DECLARE_RUNNING_VERSIONS);
-    if (!collated) {
-      return;
-    }
-    String branch = options.get(FlinkWriteOptions.BRANCH.key());
-    if (branch != null && branch.isBlank()) {
-      throw invalid(
-          FlinkWriteOptions.BRANCH.key(), branch, "name a branch, or remove the option for main");
-    }
-    String mode = options.get(FlinkWriteOptions.DISTRIBUTION_MODE.key());
-    if (mode != null) {
-      try {
-        DistributionMode.fromName(mode);
-      } catch (IllegalArgumentException e) {
-        throw invalid(FlinkWriteOptions.DISTRIBUTION_MODE.key(), mode, "use 'none' or 'hash'");
-      }
-    }
+    CollationWriteConf.checkValues(options, collated, CollationOptions::invalid);
   }
 
   /** Reads a typed option with Flink's own parsing, naming key and value when it fails. */

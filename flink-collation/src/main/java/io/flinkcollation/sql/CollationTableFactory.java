@@ -1,18 +1,23 @@
 package io.flinkcollation.sql;
 
 import io.flinkcollation.metadata.TableCollations;
+import io.flinkcollation.metadata.UpdateCollations;
 import io.flinkcollation.sink.CollationSinkOptions;
+import io.flinkcollation.sink.CollationWriteConf;
 import io.flinkcollation.sql.source.CollationTableSource;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
+import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.catalog.CatalogDatabaseImpl;
 import org.apache.flink.table.catalog.Column;
@@ -187,7 +192,10 @@ public class CollationTableFactory implements DynamicTableSinkFactory, DynamicTa
     // repair; Iceberg's own sink would write around it. Declarations of dropped fields only: a
     // plain Iceberg table (docs/other-tools.md#stale-declarations).
     boolean collated = !declared.isEmpty() || !declared.problems().isEmpty();
-    CollationOptions.validateSinkOptions(options, collated);
+    if (!collated) {
+      // Iceberg's own sink checks its options; ours are checked as in DDL.
+      CollationOptions.validateSinkOptions(options, false);
+    }
 
     Map<String, String> writeOptions = new LinkedHashMap<>();
     CollationOptions.withoutColumns(options)
@@ -210,19 +218,63 @@ public class CollationTableFactory implements DynamicTableSinkFactory, DynamicTa
           context.getConfiguration(),
           writeOptions);
     }
-    return new CollationTableSink(
-        target.loader,
-        physicalSchema(context),
-        writeOptions,
-        CollationOptions.typed(options, CollationSinkOptions.MAX_BOUND_LENGTH),
-        CollationOptions.typed(options, FlinkWriteOptions.WRITE_PARALLELISM),
+    List<String> primaryKey =
         context
             .getCatalogTable()
             .getResolvedSchema()
             .getPrimaryKey()
             .map(UniqueConstraint::getColumns)
-            .orElse(List.of()),
+            .orElse(List.of());
+    checkWriteOptions(target.table, options, writeOptions, context.getConfiguration(), primaryKey);
+    return new CollationTableSink(
+        target.loader,
+        physicalSchema(context),
+        writeOptions,
+        primaryKey,
         context.getConfiguration());
+  }
+
+  /**
+   * Checks the write options of an {@code INSERT} as the collation sink will read them, naming
+   * where each was set: a table property, a hint, or the session.
+   */
+  private void checkWriteOptions(
+      Table table,
+      Map<String, String> options,
+      Map<String, String> writeOptions,
+      ReadableConfig session,
+      List<String> primaryKey) {
+    Map<String, String> properties = table.properties();
+    // Hints are merged into the table's options; what the table's properties lack is a hint.
+    Function<String, String> source =
+        key ->
+            Objects.equals(properties.get(key), options.get(key))
+                ? "set as a table property"
+                : catalog != null ? "set by a hint" : "set by a hint or a table option";
+    CollationWriteConf conf;
+    try {
+      conf =
+          CollationWriteConf.of(
+              table,
+              writeOptions,
+              session,
+              CollationWriteConf.Writer.SINK,
+              source,
+              "set in the session configuration");
+    } catch (IllegalArgumentException e) {
+      throw new ValidationException(e.getMessage(), e);
+    }
+    String upsert = FlinkWriteOptions.WRITE_UPSERT_ENABLED.key();
+    if (conf.upsertMode()
+        && primaryKey.isEmpty()
+        && table.schema().identifierFieldIds().isEmpty()) {
+      throw new ValidationException(
+          String.format(
+              "Table %s: upsert needs the columns that identify a row, and the table has no"
+                  + " primary key; '%s' = 'true' is %s. Declare PRIMARY KEY (...) NOT ENFORCED"
+                  + " on the table, or set '%s' = 'false'",
+              table.name(), upsert, conf.source(upsert), upsert));
+    }
   }
 
   /** The Iceberg table a Flink table writes to, and the loader writers open it with. */
@@ -295,7 +347,14 @@ public class CollationTableFactory implements DynamicTableSinkFactory, DynamicTa
     TableCollations collations = TableCollations.fromTable(table);
     for (CollationOptions.Declared option : CollationOptions.columns(options).values()) {
       Types.NestedField field = table.schema().findField(option.path);
-      String actual = field == null ? null : collations.collationOf(field.fieldId());
+      if (field == null) {
+        // Before the value is read: a hint on a missing column is wrong whatever it says.
+        throw option.invalid(
+            String.format(
+                "table %s has no column '%s'; 'collation.<column>' names a string column: %s",
+                table.name(), option.path, UpdateCollations.stringPaths(table.schema())));
+      }
+      String actual = collations.collationOf(field.fieldId());
       if (option.value != null && option.value.equals(actual)) {
         // As declared, also a name this build cannot resolve (its column just gets no bounds).
         continue;

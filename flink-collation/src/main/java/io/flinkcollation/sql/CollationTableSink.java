@@ -31,8 +31,6 @@ final class CollationTableSink
   private final TableLoader tableLoader;
   private final ResolvedSchema physicalSchema;
   private final Map<String, String> writeOptions;
-  private final int maxBoundLength;
-  private final Integer writeParallelism;
   private final List<String> primaryKey;
   private final ReadableConfig flinkConf;
   private boolean overwrite;
@@ -41,15 +39,11 @@ final class CollationTableSink
       TableLoader tableLoader,
       ResolvedSchema physicalSchema,
       Map<String, String> writeOptions,
-      int maxBoundLength,
-      Integer writeParallelism,
       List<String> primaryKey,
       ReadableConfig flinkConf) {
     this.tableLoader = tableLoader;
     this.physicalSchema = physicalSchema;
     this.writeOptions = writeOptions;
-    this.maxBoundLength = maxBoundLength;
-    this.writeParallelism = writeParallelism;
     this.primaryKey = List.copyOf(primaryKey);
     this.flinkConf = flinkConf;
   }
@@ -75,11 +69,7 @@ final class CollationTableSink
                   .overwrite(overwrite)
                   .equalityFieldColumns(primaryKey)
                   .setAll(writeOptions)
-                  .flinkConf(flinkConf)
-                  .maxBoundLength(maxBoundLength);
-          if (writeParallelism != null) {
-            builder.writeParallelism(writeParallelism);
-          }
+                  .flinkConf(flinkConf);
           providerContext.generateUid(UID).ifPresent(builder::uidPrefix);
           return builder.append();
         };
@@ -99,14 +89,7 @@ final class CollationTableSink
   @Override
   public DynamicTableSink copy() {
     CollationTableSink copy =
-        new CollationTableSink(
-            tableLoader,
-            physicalSchema,
-            writeOptions,
-            maxBoundLength,
-            writeParallelism,
-            primaryKey,
-            flinkConf);
+        new CollationTableSink(tableLoader, physicalSchema, writeOptions, primaryKey, flinkConf);
     copy.overwrite = overwrite;
     return copy;
   }

@@ -3,7 +3,7 @@ package io.flinkcollation.maintenance;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.flinkcollation.sink.CollatedRows;
-import io.flinkcollation.sink.CollationTaskWriterFactory;
+import io.flinkcollation.sink.writer.CollationTaskWriterFactory;
 import io.flinkcollation.testing.CollationBoundsAssert;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -257,6 +257,45 @@ class RewriteCollatedFilesTest {
         .hasMessageContaining("Cannot sort by 'tags.element': it is inside a list or map");
   }
 
+  /** The rewrite reads its options where the sink does (docs/options.md), and refuses the rest. */
+  @Test
+  void optionsTheRewriteDoesNotHonourAreRefusedBranchIncluded() {
+    Table table = table(FileFormat.PARQUET, false);
+    CollatedTableFiles.append(table, CollatedRows.rows(0, 10, 1));
+    String takes =
+        "(options it takes: [collation.max-bound-length, compression-codec, compression-level,"
+            + " compression-strategy, target-file-size-bytes, write-format])";
+    assertThatThrownBy(() -> RewriteCollatedFiles.of(table).set("branch", "dev").plan())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(
+            "Table hadoop.db.t: RewriteCollatedFiles does not support the write option 'branch': it"
+                + " plans on and commits to main only; remove it "
+                + takes);
+    assertThatThrownBy(() -> RewriteCollatedFiles.of(table).set("write-fromat", "orc").plan())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(
+            "Table hadoop.db.t: RewriteCollatedFiles has no option 'write-fromat'; remove it "
+                + takes);
+    assertThatThrownBy(
+            () -> RewriteCollatedFiles.of(table).set("collation.range.column", "name").plan())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(
+            "Table hadoop.db.t: RewriteCollatedFiles does not support the write option"
+                + " 'collation.range.column'; remove it "
+                + takes);
+    assertThatThrownBy(() -> RewriteCollatedFiles.of(table).set("write-format", "csv").plan())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(
+            "Table hadoop.db.t: invalid 'write-format' = 'csv', set as an option of"
+                + " RewriteCollatedFiles; expected parquet, avro or orc");
+    assertThatThrownBy(() -> RewriteCollatedFiles.of(table).sortBy("").rewriteAll().execute())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith(
+            "Cannot sort by '': table hadoop.db.t has no such column; sortBy(column) takes a"
+                + " collated column: [")
+        .hasMessageContaining("name");
+  }
+
   @Test
   void appendsCommittedAfterThePlanAreKept() {
     Table table = table(FileFormat.PARQUET, false);

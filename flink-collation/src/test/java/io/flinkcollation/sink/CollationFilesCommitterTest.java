@@ -3,6 +3,7 @@ package io.flinkcollation.sink;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.flinkcollation.commit.KnownStatIdsValidator;
 import io.flinkcollation.metadata.TableCollations;
 import io.flinkcollation.metadata.UpdateCollations;
 import io.flinkcollation.stats.CollationStats;

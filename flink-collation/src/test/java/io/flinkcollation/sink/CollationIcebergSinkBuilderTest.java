@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.api.common.RuntimeExecutionMode;
+import org.apache.flink.configuration.Configuration;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.DataTypes;
@@ -163,25 +164,94 @@ class CollationIcebergSinkBuilderTest {
         .hasMessageContaining("Give the input the table's columns");
   }
 
+  /** Every option the sink takes, as its refusals list them. */
+  static final String SINK_KEYS =
+      "[branch, collation.declare-running-versions, collation.max-bound-length,"
+          + " collation.range.column, collation.range.slices-per-writer, compression-codec,"
+          + " compression-level, compression-strategy, distribution-mode, overwrite-enabled,"
+          + " range-distribution-sort-key-base-weight, range-distribution-statistics-type,"
+          + " target-file-size-bytes, upsert-enabled, write-format, write-parallelism]";
+
   @Test
   void badOptionsAreNamed() {
+    assertThatThrownBy(() -> sink("users").set("write-format", "csv").append())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(
+            "Table test.db.users: invalid 'write-format' = 'csv', set as an option of the"
+                + " collation sink; expected parquet, avro or orc");
     assertThatThrownBy(() -> sink("users").maxBoundLength(0).append())
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("Invalid 'collation.max-bound-length': 0");
+        .hasMessage(
+            "Table test.db.users: invalid 'collation.max-bound-length' = '0', set as an option of"
+                + " the collation sink; expected a positive number of characters");
     assertThatThrownBy(() -> sink("users").set("collation.max-bound-length", "many").append())
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("Invalid 'collation.max-bound-length': 'many'");
+        .hasMessage(
+            "Table test.db.users: invalid 'collation.max-bound-length' = 'many', set as an option"
+                + " of the collation sink; expected a positive number of characters");
     assertThatThrownBy(() -> sink("users").set("collation.max-bound-lenght", "9").append())
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("Unknown collation sink option 'collation.max-bound-lenght'");
+        .hasMessage(
+            "Table test.db.users: the collation sink has no option 'collation.max-bound-lenght';"
+                + " remove it (options it takes: "
+                + SINK_KEYS
+                + ")");
+  }
+
+  /**
+   * docs/options.md#precedence: the sink's option, then the Flink configuration, then the table.
+   */
+  @Test
+  void aBadValueIsNamedWithWhereItWasSet() {
+    Configuration csv = Configuration.fromMap(Map.of("write-format", "csv"));
+    assertThatThrownBy(() -> sink("users").flinkConf(csv).append())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(
+            "Table test.db.users: invalid 'write-format' = 'csv', set in the Flink configuration"
+                + " (flinkConf); expected parquet, avro or orc");
+    // The sink's option wins over the Flink configuration.
+    sink("users").flinkConf(csv).set("write-format", "orc").append();
+
+    warehouse
+        .load("users")
+        .updateProperties()
+        .set("write.format.default", "csv")
+        .set("collation.max-bound-length", "0")
+        .commit();
+    assertThatThrownBy(() -> sink("users").append())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(
+            "Table test.db.users: invalid 'write-format' = 'csv', set as table property"
+                + " 'write.format.default'; expected parquet, avro or orc");
+    assertThatThrownBy(() -> sink("users").set("write-format", "avro").append())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(
+            "Table test.db.users: invalid 'collation.max-bound-length' = '0', set as table property"
+                + " 'collation.max-bound-length'; expected a positive number of characters");
+    sink("users").set("write-format", "avro").maxBoundLength(10).append();
   }
 
   @Test
   void changelogSettingsThatCannotWorkAreNamed() {
     assertThatThrownBy(() -> sink("users").set("upsert-enabled", "true").append())
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("Table test.db.users: upsert needs the columns that identify a row")
-        .hasMessageContaining("equalityFieldColumns");
+        .hasMessage(
+            "Table test.db.users: upsert needs the columns that identify a row, and the table has"
+                + " no identifier fields; upsert is on by 'upsert-enabled' = 'true', set as an"
+                + " option of the collation sink. Set equalityFieldColumns(...) (a PRIMARY KEY ..."
+                + " NOT ENFORCED in SQL) or identifier fields on the table, or turn upsert off");
+    assertThatThrownBy(() -> sink("users").upsert(true).append())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(
+            "Table test.db.users: upsert needs the columns that identify a row, and the table has"
+                + " no identifier fields; upsert is on by upsert(true). Set equalityFieldColumns(...)"
+                + " (a PRIMARY KEY ... NOT ENFORCED in SQL) or identifier fields on the table, or"
+                + " turn upsert off");
+    assertThatThrownBy(() -> sink("users").equalityFieldColumns(List.of("")).append())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(
+            "Equality field column '' is not a column of table test.db.users (columns: [id,"
+                + " name]); name a column of the table");
     assertThatThrownBy(() -> sink("users").equalityFieldColumns(List.of("nmae")).append())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("Equality field column 'nmae' is not a column of table")
@@ -218,10 +288,11 @@ class CollationIcebergSinkBuilderTest {
   void everyOptionIsHonouredOrRefused() {
     assertThatThrownBy(() -> sink("users").set("compaction-enabled", "true").append())
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageStartingWith(
-            "Table test.db.users: the collation sink does not support the Iceberg write option"
-                + " 'compaction-enabled'; remove it (supported: [branch,"
-                + " compression-codec,");
+        .hasMessage(
+            "Table test.db.users: the collation sink does not support the write option"
+                + " 'compaction-enabled'; remove it (options it takes: "
+                + SINK_KEYS
+                + ")");
     assertThatThrownBy(
             () -> sink("users").set("range-distribution-statistics-type", "Map").append())
         .isInstanceOf(IllegalArgumentException.class)
@@ -229,9 +300,11 @@ class CollationIcebergSinkBuilderTest {
             "'range-distribution-statistics-type' applies to distribution mode 'range' only");
     assertThatThrownBy(() -> sink("users").set("write-fromat", "orc").append())
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageStartingWith(
-            "Table test.db.users: unknown collation sink option 'write-fromat'; it takes"
-                + " collation.max-bound-length and the Iceberg write options [branch,");
+        .hasMessage(
+            "Table test.db.users: the collation sink has no option 'write-fromat'; remove it"
+                + " (options it takes: "
+                + SINK_KEYS
+                + ")");
     assertThatThrownBy(() -> sink("users").set("uid-suffix\n" + "x".repeat(500), "1").append())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("'uid-suffix\\nxxx")

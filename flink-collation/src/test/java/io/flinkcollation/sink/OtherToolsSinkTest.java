@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.flinkcollation.collation.Collations;
 import io.flinkcollation.metadata.TableCollations;
 import io.flinkcollation.metadata.UpdateCollations;
+import io.flinkcollation.sink.writer.CollationTaskWriterFactory;
 import io.flinkcollation.stats.CollationBounds;
 import io.flinkcollation.stats.CollationStats;
 import io.flinkcollation.testing.CollationBoundsAssert;

@@ -107,6 +107,24 @@ class BadDeclarationsTest {
         "SQL: " + title, (Action) test -> test.sql.executeSql(statement).await(), message);
   }
 
+  /** A statement run after {@code setup} (which may commit), refused with {@code message}. */
+  private static Arguments sqlAfter(String title, String setup, String statement, String message) {
+    return Arguments.of(
+        "SQL: " + title,
+        (Action)
+            test -> {
+              test.sql.executeSql(setup).await();
+              test.snapshotMetadata();
+              test.sql.executeSql(statement).await();
+            },
+        message);
+  }
+
+  private static final String INSERT =
+      "INSERT INTO " + TABLE + " %s VALUES (1, 'x', ROW('c', 1), ARRAY['t'], 'apple', 1)";
+
+  private static final String STRING_COLUMNS = "[address.city, name, note, tags.element]";
+
   static Stream<Arguments> badDeclarations() {
     return Stream.of(
         java(
@@ -247,7 +265,53 @@ class BadDeclarationsTest {
         sql(
             "the managed 'collations' property in ALTER TABLE",
             "ALTER TABLE " + TABLE + " SET ('collations' = '{\"fields\":[]}')",
-            "Cannot set option 'collations' of table db.users: it is managed by flink-collation; declare a column's collation with 'collation.<column>' = '<collation>'"));
+            "Cannot set option 'collations' of table db.users: it is managed by flink-collation; declare a column's collation with 'collation.<column>' = '<collation>'"),
+        java(
+            "an empty column path",
+            u -> u.collate("", "icu.en_US").commit(),
+            "Invalid column path '' given to UpdateCollations.collate: it is empty; name a string column of this table: "
+                + STRING_COLUMNS),
+        java(
+            "an empty column path for a metric",
+            u -> u.addMetric("").commit(),
+            "Invalid column path '' given to UpdateCollations.addMetric: it is empty; name a string column of this table: "
+                + STRING_COLUMNS),
+        sql(
+            "write-format csv as a table option",
+            "CREATE TABLE lake.db.bad (id BIGINT, name STRING) WITH ('collation.name' ="
+                + " 'icu.en_US', 'write-format' = 'csv')",
+            "Invalid option 'write-format' = 'csv': expected parquet, avro or orc"),
+        sql(
+            "write-format csv as a hint",
+            String.format(INSERT, "/*+ OPTIONS('write-format' = 'csv') */"),
+            "Table lake.db.users: invalid 'write-format' = 'csv', set by a hint; expected parquet, avro or orc"),
+        sql(
+            "a collation hint on a missing column",
+            String.format(INSERT, "/*+ OPTIONS('collation.foo' = '1') */"),
+            "Invalid option 'collation.foo' = '1': table lake.db.users has no column 'foo'; 'collation.<column>' names a string column: "
+                + STRING_COLUMNS),
+        sqlAfter(
+            "upsert-enabled as a table property without a key",
+            "ALTER TABLE " + TABLE + " SET ('upsert-enabled' = 'true')",
+            String.format(INSERT, ""),
+            "Table lake.db.users: upsert needs the columns that identify a row, and the table has no primary key; 'upsert-enabled' = 'true' is set as a table property. Declare PRIMARY KEY (...) NOT ENFORCED on the table, or set 'upsert-enabled' = 'false'"),
+        sql(
+            "upsert-enabled as a hint without a key",
+            String.format(INSERT, "/*+ OPTIONS('upsert-enabled' = 'true') */"),
+            "Table lake.db.users: upsert needs the columns that identify a row, and the table has no primary key; 'upsert-enabled' = 'true' is set by a hint. Declare PRIMARY KEY (...) NOT ENFORCED on the table, or set 'upsert-enabled' = 'false'"),
+        Arguments.of(
+            "SQL: upsert-enabled in the session without a key",
+            (Action)
+                test -> {
+                  test.sql.getConfig().set("upsert-enabled", "true");
+                  test.sql.executeSql(String.format(INSERT, "")).await();
+                },
+            "Table lake.db.users: upsert needs the columns that identify a row, and the table has no primary key; 'upsert-enabled' = 'true' is set in the session configuration. Declare PRIMARY KEY (...) NOT ENFORCED on the table, or set 'upsert-enabled' = 'false'"),
+        sqlAfter(
+            "Iceberg's write.upsert.enabled without a key",
+            "ALTER TABLE " + TABLE + " SET ('write.upsert.enabled' = 'true')",
+            String.format(INSERT, ""),
+            "Table lake.db.users: upsert needs the columns that identify a row, and the table has no primary key; 'upsert-enabled' = 'true' is set as table property 'write.upsert.enabled'. Declare PRIMARY KEY (...) NOT ENFORCED on the table, or set 'upsert-enabled' = 'false'"));
   }
 
   private TableMetadata before;

@@ -278,12 +278,15 @@ class CollationCatalogDdlTest {
     assertCreateFails(
         "'collation.max-bound-length' = '0'", "'collation.max-bound-length'", "'0'", "positive");
     assertCreateFails(
-        "'collation.name' = 'icu.en_US-ci', 'branch' = ' '", "'branch'", "' '", "name a branch");
+        "'collation.name' = 'icu.en_US-ci', 'branch' = ' '",
+        "'branch'",
+        "' '",
+        "the name of a branch");
     assertCreateFails(
         "'collation.name' = 'icu.en_US-ci', 'distribution-mode' = 'hsah'",
         "'distribution-mode'",
         "'hsah'",
-        "'none' or 'hash'");
+        "expected none, hash or range");
     assertCreateFails("'connector' = 'iceberg-collation'", "'connector'", "'iceberg-collation'");
   }
 

@@ -6,7 +6,6 @@ import io.flinkcollation.metadata.TableCollations;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.stream.Collectors;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.functions.FlatMapFunction;
 import org.apache.flink.streaming.api.datastream.DataStream;
@@ -71,11 +70,7 @@ public final class CollationRangeShuffle {
     Schema schema = table.schema();
     TableCollations collations = TableCollations.fromTable(table).forSchema(schema);
     String column = rangeColumn != null ? rangeColumn : sortOrderColumn(table, collations);
-    List<String> collated =
-        collations.fields().keySet().stream()
-            .map(schema::findColumnName)
-            .sorted()
-            .collect(Collectors.toList());
+    List<String> collated = collations.paths(schema);
     Preconditions.checkArgument(
         column != null,
         "Table %s: 'range' distribution routes rows by a collated column, and the table's sort"
@@ -87,7 +82,8 @@ public final class CollationRangeShuffle {
     List<String> topLevel = new ArrayList<>();
     schema.columns().forEach(field -> topLevel.add(field.name()));
     int position = topLevel.indexOf(column);
-    Types.NestedField field = schema.findField(column);
+    // Iceberg refuses an empty name with a message that names neither the option nor the columns.
+    Types.NestedField field = column.isEmpty() ? null : schema.findField(column);
     Optional<FieldCollation> fieldCollation =
         field == null ? Optional.empty() : collations.field(field.fieldId());
     Preconditions.checkArgument(

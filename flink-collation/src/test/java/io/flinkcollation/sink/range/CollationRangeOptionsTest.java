@@ -99,6 +99,12 @@ class CollationRangeOptionsTest {
             "'range' distribution column 'id' is not a collated top-level column");
     assertThatThrownBy(() -> rangeSink().rangeColumn("nope").append())
         .hasMessageContaining("'range' distribution column 'nope' is not a collated");
+    // Not Iceberg's "Invalid column name: (empty)": the option and the columns are named.
+    assertThatThrownBy(() -> rangeSink().rangeColumn("").append())
+        .hasMessageStartingWith(
+            "Table test.db.t: 'range' distribution column '' is not a collated top-level column;"
+                + " name one of [")
+        .hasMessageEndingWith("] in 'collation.range.column'");
   }
 
   @Test
@@ -123,14 +129,17 @@ class CollationRangeOptionsTest {
   @Test
   void slicesMustBeAPositiveNumber() {
     assertThatThrownBy(() -> rangeSink().rangeColumn("name").rangeSlicesPerWriter(0).append())
-        .hasMessageContaining("Invalid 'collation.range.slices-per-writer': '0'");
+        .hasMessage(
+            "Table test.db.t: invalid 'collation.range.slices-per-writer' = '0', set as an option"
+                + " of the collation sink; expected a number of slices from 1 to 1024");
     assertThatThrownBy(
             () ->
                 rangeSink()
                     .rangeColumn("name")
                     .set("collation.range.slices-per-writer", "many")
                     .append())
-        .hasMessageContaining("'many'; expected a number of slices from 1 to 1024");
+        .hasMessageContaining(
+            "= 'many', set as an option of the collation sink; expected a number of slices from 1 to 1024");
   }
 
   @Test

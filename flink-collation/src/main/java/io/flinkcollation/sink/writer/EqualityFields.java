@@ -1,4 +1,4 @@
-package io.flinkcollation.sink;
+package io.flinkcollation.sink.writer;
 
 import java.io.Serializable;
 import java.util.Collection;
@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
+import org.apache.flink.annotation.Internal;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.types.TypeUtil;
 
@@ -14,11 +15,12 @@ import org.apache.iceberg.types.TypeUtil;
  * upserts. Keys compare by their bytes, never under a collation: the spec keeps equality deletes
  * binary, so {@code 'Émile'} and {@code 'emile'} are two keys even on a collated column. Immutable.
  */
-final class EqualityFields implements Serializable {
+@Internal
+public final class EqualityFields implements Serializable {
   private static final long serialVersionUID = 1L;
 
   /** No equality fields: the sink appends. */
-  static final EqualityFields NONE = new EqualityFields(Set.of(), false);
+  public static final EqualityFields NONE = new EqualityFields(Set.of(), false);
 
   private final TreeSet<Integer> fieldIds;
   private final boolean upsert;
@@ -28,19 +30,19 @@ final class EqualityFields implements Serializable {
     this.upsert = upsert;
   }
 
-  static EqualityFields of(Collection<Integer> fieldIds, boolean upsert) {
+  public static EqualityFields of(Collection<Integer> fieldIds, boolean upsert) {
     return fieldIds.isEmpty() ? NONE : new EqualityFields(fieldIds, upsert);
   }
 
-  boolean isEmpty() {
+  public boolean isEmpty() {
     return fieldIds.isEmpty();
   }
 
-  Set<Integer> fieldIds() {
+  public Set<Integer> fieldIds() {
     return Set.copyOf(fieldIds);
   }
 
-  int[] fieldIdArray() {
+  public int[] fieldIdArray() {
     return fieldIds.stream().mapToInt(Integer::intValue).toArray();
   }
 
@@ -48,17 +50,17 @@ final class EqualityFields implements Serializable {
    * Upsert: every insert first deletes its key, and update-before rows are ignored; otherwise each
    * delete and update-before row deletes the row it carries.
    */
-  boolean upsert() {
+  public boolean upsert() {
     return upsert;
   }
 
   /** The names of the key columns in {@code schema}, in field id order, for messages. */
-  List<String> columnNames(Schema schema) {
+  public List<String> columnNames(Schema schema) {
     return fieldIds.stream().map(schema::findColumnName).collect(Collectors.toList());
   }
 
   /** The key columns of {@code schema}. */
-  Schema keySchema(Schema schema) {
+  public Schema keySchema(Schema schema) {
     return TypeUtil.select(schema, fieldIds);
   }
 
@@ -67,7 +69,7 @@ final class EqualityFields implements Serializable {
    * upserting (an upsert knows only the new row, whose other columns may differ from the deleted
    * one's), the whole row otherwise.
    */
-  Schema rowSchema(Schema schema) {
+  public Schema rowSchema(Schema schema) {
     return upsert ? keySchema(schema) : schema;
   }
 

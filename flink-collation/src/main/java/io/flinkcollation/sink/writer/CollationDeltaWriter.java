@@ -1,4 +1,4 @@
-package io.flinkcollation.sink;
+package io.flinkcollation.sink.writer;
 
 import java.io.IOException;
 import java.util.HashMap;

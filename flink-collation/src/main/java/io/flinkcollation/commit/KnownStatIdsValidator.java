@@ -1,9 +1,8 @@
-package io.flinkcollation.sink;
+package io.flinkcollation.commit;
 
 import java.util.HashSet;
 import java.util.Set;
 import java.util.function.IntPredicate;
-import org.apache.flink.annotation.Internal;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotAncestryValidator;
@@ -13,11 +12,10 @@ import org.apache.iceberg.Table;
  * Fails a commit attempt whose metadata no longer knows an id the committed files carry bounds
  * under (a collation metric dropped after the committer filtered the bounds). Iceberg's snapshot
  * producer calls it after refreshing the table's operations for each attempt, its first one and
- * every retry, so {@link CollationTaskWriterFactory#knownStatIds} on the table then reads exactly
- * the metadata the attempt commits on. A committer that sees {@link #rejected()} filters again on
- * fresh metadata and commits anew, up to {@link #MAX_ATTEMPTS} times (docs/maintenance.md).
+ * every retry, so {@link KnownStatIds#of} on the table then reads exactly the metadata the attempt
+ * commits on. A committer that sees {@link #rejected()} filters again on fresh metadata and commits
+ * anew, up to {@link #MAX_ATTEMPTS} times ({@link KnownBoundsCommit}, docs/maintenance.md).
  */
-@Internal
 public final class KnownStatIdsValidator implements SnapshotAncestryValidator {
   /** Commits filtered again after the table's collation metrics changed under them. */
   public static final int MAX_ATTEMPTS = 5;
@@ -44,7 +42,7 @@ public final class KnownStatIdsValidator implements SnapshotAncestryValidator {
 
   @Override
   public boolean validate(Iterable<Snapshot> ancestry) {
-    IntPredicate known = CollationTaskWriterFactory.knownStatIds(table);
+    IntPredicate known = KnownStatIds.of(table);
     rejected = !ids.stream().allMatch(known::test);
     return !rejected;
   }

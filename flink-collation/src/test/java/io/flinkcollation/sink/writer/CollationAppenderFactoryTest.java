@@ -1,4 +1,4 @@
-package io.flinkcollation.sink;
+package io.flinkcollation.sink.writer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -6,6 +6,8 @@ import io.flinkcollation.collation.Collations;
 import io.flinkcollation.collation.PrimaryRanks;
 import io.flinkcollation.metadata.CollationMetric;
 import io.flinkcollation.metadata.TableCollations;
+import io.flinkcollation.sink.CollatedRows;
+import io.flinkcollation.sink.TestWarehouse;
 import io.flinkcollation.stats.FileBoundsTracker;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;

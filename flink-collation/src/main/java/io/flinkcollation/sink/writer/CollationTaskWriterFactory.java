@@ -1,4 +1,4 @@
-package io.flinkcollation.sink;
+package io.flinkcollation.sink.writer;
 
 import io.flinkcollation.collation.Collation;
 import io.flinkcollation.collation.Collations;
@@ -12,13 +12,10 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.function.Consumer;
-import java.util.function.IntPredicate;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ReadableConfig;
@@ -91,7 +88,7 @@ public final class CollationTaskWriterFactory {
    * Iceberg reads some write options from it, below {@code writeOptions} and above the table's
    * properties.
    */
-  CollationTaskWriterFactory(
+  public CollationTaskWriterFactory(
       Table table,
       RowType rowType,
       Map<String, String> writeOptions,
@@ -339,30 +336,6 @@ public final class CollationTaskWriterFactory {
   /** How many declared metrics the running providers cannot write. */
   public int unsupportedMetrics() {
     return unsupportedMetrics;
-  }
-
-  /**
-   * The ids a committed file may carry stats under: the columns of the current schema, and the
-   * collation metrics the table declares now under reserved ids. A metric dropped while files were
-   * written is neither, so committers keep only these ({@code CollationStats.retainBounds}). Older
-   * schemas do not count: they hold the placeholder columns that reserved metric ids.
-   *
-   * <p>A column's id always counts, also when a metric declares it (another tool's declaration, or
-   * a reservation a catalog lost): writers never write collation bounds under an id that is not
-   * reserved ({@link ReservedMetricIds}), and an id reserved when a writer opened never becomes a
-   * column (last-column-id never goes down), so the bounds under a column's id are the column's own
-   * (docs/other-tools.md#metric-ids-that-are-columns).
-   */
-  public static IntPredicate knownStatIds(Table table) {
-    ReservedMetricIds reserved = ReservedMetricIds.of(table);
-    Set<Integer> known = new HashSet<>();
-    for (Integer id : TableCollations.fromTable(table).metrics().keySet()) {
-      if (reserved.isUsable(id)) {
-        known.add(id);
-      }
-    }
-    known.addAll(TypeUtil.indexById(table.schema().asStruct()).keySet());
-    return known::contains;
   }
 
   /** One rolling writer per partition, each file with its own bounds tracker. */

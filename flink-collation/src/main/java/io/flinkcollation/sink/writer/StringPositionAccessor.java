@@ -1,4 +1,4 @@
-package io.flinkcollation.sink;
+package io.flinkcollation.sink.writer;
 
 import io.flinkcollation.stats.CollationBoundsTracker;
 import java.util.List;

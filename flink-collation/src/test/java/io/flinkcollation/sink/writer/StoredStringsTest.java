@@ -1,4 +1,4 @@
-package io.flinkcollation.sink;
+package io.flinkcollation.sink.writer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,11 +1,7 @@
-package io.flinkcollation.sink;
+package io.flinkcollation.metadata;
 
 import io.flinkcollation.collation.Collation;
 import io.flinkcollation.collation.Collations;
-import io.flinkcollation.metadata.CollationMetric;
-import io.flinkcollation.metadata.FieldCollation;
-import io.flinkcollation.metadata.TableCollations;
-import io.flinkcollation.metadata.UpdateCollations;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.iceberg.Table;
@@ -13,12 +9,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The sink's {@code collation.declare-running-versions}: before a job writes, every collated column
- * that declares metrics but none at the version the running provider resolves gets a metric for
- * that version, all in one commit (docs/maintenance.md#collation-upgrades). Files written from then
- * on carry bounds under the new metric; older files keep theirs under the old one.
+ * The table change behind the write option {@code collation.declare-running-versions}: before a job
+ * writes, every collated column that declares metrics but none at the version the running provider
+ * resolves gets a metric for that version, all in one {@link UpdateCollations} commit
+ * (docs/maintenance.md#collation-upgrades). Files written from then on carry bounds under the new
+ * metric; older files keep theirs under the old one.
+ *
+ * <p>The writers call it once, after every write option was checked, so that a refused setting
+ * leaves the table unchanged.
  */
-final class RunningVersions {
+public final class RunningVersions {
   private static final Logger LOG = LoggerFactory.getLogger(RunningVersions.class);
 
   // A concurrent start of another job may declare the same version first: look again then.
@@ -27,7 +27,7 @@ final class RunningVersions {
   private RunningVersions() {}
 
   /** Declares the missing running versions; returns the metrics added (empty when none was). */
-  static List<CollationMetric> declare(Table table) {
+  public static List<CollationMetric> declare(Table table) {
     for (int attempt = 1; ; attempt++) {
       table.refresh();
       TableCollations before = TableCollations.fromTable(table);
