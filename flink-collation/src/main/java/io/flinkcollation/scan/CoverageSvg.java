@@ -40,9 +40,11 @@ public final class CoverageSvg {
   private static final String[] PALETTE = {
     "#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22"
   };
-  // More groups than colours (snapshots of a stream) shade from the first to the last.
-  private static final int[] FIRST = {0x1f, 0x77, 0xb4};
-  private static final int[] LAST = {0xff, 0x7f, 0x0e};
+  // More groups than colours (snapshots of a stream) shade from blue through green to orange; two
+  // stops would pass through grey.
+  private static final int[][] SHADES = {
+    {0x1f, 0x77, 0xb4}, {0x2c, 0xa0, 0x2c}, {0xff, 0x7f, 0x0e}
+  };
 
   private CoverageSvg() {}
 
@@ -265,11 +267,14 @@ public final class CoverageSvg {
       if (groups.size() <= PALETTE.length) {
         colours.put(groups.get(i), PALETTE[i]);
       } else {
-        double t = (double) i / (groups.size() - 1);
+        double t = 2.0 * i / (groups.size() - 1);
+        int[] from = SHADES[t < 1 ? 0 : 1];
+        int[] to = SHADES[t < 1 ? 1 : 2];
+        double within = t < 1 ? t : t - 1;
         StringBuilder hex = new StringBuilder("#");
         for (int c = 0; c < 3; c++) {
           hex.append(
-              String.format(Locale.ROOT, "%02x", Math.round(FIRST[c] + t * (LAST[c] - FIRST[c]))));
+              String.format(Locale.ROOT, "%02x", Math.round(from[c] + within * (to[c] - from[c]))));
         }
         colours.put(groups.get(i), hex.toString());
       }
