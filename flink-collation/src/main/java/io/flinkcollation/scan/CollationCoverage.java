@@ -229,6 +229,7 @@ public final class CollationCoverage {
   }
 
   /** Chooses the grouping and the probe. */
+  @PublicApi
   public static final class Builder {
     private final Table table;
     private final ColumnPruning pruning;

@@ -34,6 +34,8 @@ public final class CoverageSvg {
   private static final int WIDTH = LEFT + AXIS_WIDTH + 24;
   private static final int TICKS = 7;
   private static final int TICK_CHARACTERS = 18;
+  // A snapshot id has 19 digits; a legend column is 240 pixels wide.
+  private static final int GROUP_CHARACTERS = 34;
   private static final String UNUSABLE = "#9e9e9e";
   private static final String PROBE = "#d62728";
   // Distinct at a glance, none of them grey or the probe's red.
@@ -211,9 +213,9 @@ public final class CoverageSvg {
         "start",
         String.format(
             Locale.ROOT,
-            "%,d files without usable bounds, scanned for every value %s",
+            "%,d files without usable bounds, scanned for every value%s",
             unusable,
-            reasons.isEmpty() ? "" : reasons.toString()),
+            reasons.isEmpty() ? "" : " " + reasons),
         "");
     if (coverage.probe().isPresent()) {
       line(svg, LEFT + 470, y - 9, LEFT + 470, y + 2, PROBE, " stroke-width=\"1.5\"");
@@ -235,7 +237,7 @@ public final class CoverageSvg {
     List<String> groups = coverage.groups();
     if (groups.size() > PALETTE.length) {
       swatch(svg, LEFT, y, colours.get(groups.get(0)), "");
-      text(svg, LEFT + 16, y, "start", "first: " + groups.get(0), "");
+      text(svg, LEFT + 16, y, "start", "first: " + shorten(groups.get(0), GROUP_CHARACTERS), "");
       swatch(svg, LEFT + 240, y, colours.get(groups.get(groups.size() - 1)), "");
       text(
           svg,
@@ -245,7 +247,7 @@ public final class CoverageSvg {
           String.format(
               Locale.ROOT,
               "last: %s (%,d %ss, shaded between)",
-              groups.get(groups.size() - 1),
+              shorten(groups.get(groups.size() - 1), GROUP_CHARACTERS),
               groups.size(),
               grouping),
           "");
@@ -254,7 +256,7 @@ public final class CoverageSvg {
         int x = LEFT + (i % 4) * 240;
         int row = y + (i / 4) * 16;
         swatch(svg, x, row, colours.get(groups.get(i)), "");
-        text(svg, x + 16, row, "start", shorten(groups.get(i)), "");
+        text(svg, x + 16, row, "start", shorten(groups.get(i), GROUP_CHARACTERS), "");
       }
     }
     svg.append("</g>\n");
@@ -332,9 +334,13 @@ public final class CoverageSvg {
   }
 
   private static String shorten(String value) {
-    return value.codePointCount(0, value.length()) <= TICK_CHARACTERS
+    return shorten(value, TICK_CHARACTERS);
+  }
+
+  private static String shorten(String value, int characters) {
+    return value.codePointCount(0, value.length()) <= characters
         ? value
-        : value.substring(0, value.offsetByCodePoints(0, TICK_CHARACTERS - 1)) + "…";
+        : value.substring(0, value.offsetByCodePoints(0, characters - 1)) + "…";
   }
 
   private static String quote(String value) {
