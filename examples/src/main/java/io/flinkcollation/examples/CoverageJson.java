@@ -42,6 +42,7 @@ final class CoverageJson {
     for (FileSpan span : coverage.files()) {
       ObjectNode file = files.addObject();
       file.put("location", span.location());
+      file.put("path", span.path());
       file.put("group", span.group());
       file.put("record-count", span.recordCount());
       file.put("usable-bounds", span.hasUsableBounds());

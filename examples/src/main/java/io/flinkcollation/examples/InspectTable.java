@@ -23,7 +23,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.Objects;
 import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.iceberg.Snapshot;
@@ -213,7 +212,7 @@ public final class InspectTable {
     }
     TextTable data = new TextTable("FILE", "FORMAT", "RECORDS", "METRIC", "LOWER", "UPPER");
     for (CollationFileReport file : files) {
-      String path = relativize(table.location(), file.location());
+      String path = CollationFileReport.relativeLocation(table.location(), file.location());
       List<Object[]> metricRows = new ArrayList<>();
       for (CollationBounds bounds : file.bounds().values()) {
         metricRows.add(
@@ -242,29 +241,6 @@ public final class InspectTable {
       }
     }
     data.print(out);
-  }
-
-  /** The file's path under the table location; {@code file:/x} and {@code file:///x} are one. */
-  private static String relativize(String tableLocation, String fileLocation) {
-    try {
-      URI table = URI.create(tableLocation);
-      URI file = URI.create(fileLocation);
-      String prefix = table.getPath().endsWith("/") ? table.getPath() : table.getPath() + "/";
-      boolean sameStore =
-          Objects.equals(table.getScheme(), file.getScheme())
-              && Objects.equals(
-                  emptyToNull(table.getAuthority()), emptyToNull(file.getAuthority()));
-      if (sameStore && file.getPath() != null && file.getPath().startsWith(prefix)) {
-        return file.getPath().substring(prefix.length());
-      }
-    } catch (IllegalArgumentException notAUri) {
-      // Shown in full below.
-    }
-    return fileLocation;
-  }
-
-  private static String emptyToNull(String value) {
-    return value == null || value.isEmpty() ? null : value;
   }
 
   /** A bound in single quotes, with control characters and quotes escaped so rows stay aligned. */

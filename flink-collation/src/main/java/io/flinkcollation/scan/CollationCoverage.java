@@ -150,6 +150,7 @@ public final class CollationCoverage {
   @PublicApi
   public static final class FileSpan {
     private final String location;
+    private final String path;
     private final String group;
     private final long recordCount;
     private final Reason reason;
@@ -159,6 +160,7 @@ public final class CollationCoverage {
 
     private FileSpan(
         String location,
+        String path,
         String group,
         long recordCount,
         Reason reason,
@@ -166,6 +168,7 @@ public final class CollationCoverage {
         int lowerRank,
         int upperRank) {
       this.location = location;
+      this.path = path;
       this.group = group;
       this.recordCount = recordCount;
       this.reason = reason;
@@ -176,6 +179,11 @@ public final class CollationCoverage {
 
     public String location() {
       return location;
+    }
+
+    /** The file's path under the table location ({@code data/...}), or its location if outside. */
+    public String path() {
+      return path;
     }
 
     /** The file's partition path ({@code (unpartitioned)} when none) or snapshot id. */
@@ -308,6 +316,7 @@ public final class CollationCoverage {
       CollationBounds bounds = decision.bounds().orElse(null);
       return new FileSpan(
           decision.file().location(),
+          CollationFileReport.relativeLocation(table.location(), decision.file().location()),
           groupOf(decision, snapshotBySequence),
           decision.file().recordCount(),
           decision.reason(),

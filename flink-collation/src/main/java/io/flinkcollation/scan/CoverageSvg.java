@@ -23,8 +23,9 @@ import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
  * Each rank of the axis gets an equal slot, so a file with one distinct value is one slot wide.
  * Bars shrink to one pixel high with many files and only the axis is labelled, so 10,000 files stay
  * readable; each bar carries its file and bounds as a tooltip ({@code <title>}) and as {@code
- * data-} attributes for tools. Files without usable bounds span the whole axis in grey; with a
- * probe, the files it prunes are faded and a red line marks the probe.
+ * data-} attributes for tools, the file by its path under the table location. Files without usable
+ * bounds span the whole axis in grey; with a probe, the files it prunes are faded and a red line
+ * marks the probe.
  */
 @PublicApi
 public final class CoverageSvg {
@@ -112,6 +113,7 @@ public final class CoverageSvg {
       int y,
       int height) {
     // Rounded before the width is taken, so bars of adjacent ranks meet exactly.
+    String path = file.path();
     double x0 = hundredths(file.hasUsableBounds() ? x(coverage, file.lowerRank()) : LEFT);
     double x1 =
         hundredths(file.hasUsableBounds() ? x(coverage, file.upperRank() + 1) : LEFT + AXIS_WIDTH);
@@ -129,11 +131,11 @@ public final class CoverageSvg {
             height,
             file.hasUsableBounds() ? colours.get(file.group()) : UNUSABLE,
             file.scanned() ? "" : " fill-opacity=\"0.2\"",
-            escape(file.location()),
+            escape(path),
             escape(file.group()),
             file.lowerRank(),
             file.upperRank()));
-    svg.append(escape(file.location())).append(" (").append(file.recordCount()).append(" rows");
+    svg.append(escape(path)).append(" (").append(file.recordCount()).append(" rows");
     file.bounds()
         .ifPresent(
             b ->

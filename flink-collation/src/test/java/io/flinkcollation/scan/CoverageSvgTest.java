@@ -16,6 +16,7 @@ import io.flinkcollation.scan.FileDecision.Reason;
 import io.flinkcollation.stats.CollationBounds;
 import io.flinkcollation.stats.CollationStats;
 import java.io.ByteArrayInputStream;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -318,14 +319,21 @@ class CoverageSvgTest {
     return files;
   }
 
-  /** The current metric's bounds per live file, read from the manifests; null when none. */
+  /**
+   * The current metric's bounds per live file by its path under the table location, as the picture
+   * names files, read from the manifests; null when none.
+   */
   private Map<String, CollationBounds> boundsByFile() throws Exception {
     Map<String, CollationBounds> bounds = new HashMap<>();
     try (CloseableIterable<FileScanTask> tasks = table.newScan().includeColumnStats().planFiles()) {
       for (FileScanTask task : tasks) {
         DataFile file = task.file();
-        bounds.put(
-            file.location(), CollationStats.read(file, Set.of(current.id())).get(current.id()));
+        // The table's location is file:///..., its files' file:/...: compared as URI paths.
+        String path =
+            URI.create(file.location())
+                .getPath()
+                .substring(URI.create(table.location()).getPath().length() + 1);
+        bounds.put(path, CollationStats.read(file, Set.of(current.id())).get(current.id()));
       }
     }
     return bounds;
