@@ -3,6 +3,7 @@ package io.flinkcollation.examples;
 import io.flinkcollation.maintenance.RewriteCollatedFiles;
 import io.flinkcollation.maintenance.RewriteResult;
 import io.flinkcollation.metadata.TableCollations;
+import io.flinkcollation.scan.CollationCoverage;
 import io.flinkcollation.scan.CollationPredicate;
 import io.flinkcollation.scan.CollationScan;
 import io.flinkcollation.scan.PrunedFiles;
@@ -11,6 +12,8 @@ import io.flinkcollation.stats.CollationStats;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -27,25 +30,31 @@ import org.apache.iceberg.types.Types;
  * Compacts a collated table with {@link RewriteCollatedFiles} and prints its files and bounds
  * before and after (as {@link InspectTable} does). With {@code --sort-by}, it also prints the
  * fraction of files an equality predicate on that column scans before and after, averaged over the
- * bound values of the files (values present in the table).
+ * bound values of the files (values present in the table). With {@code --plot}, it also draws the
+ * files on a collated column before and after, as {@code InspectTable --plot} does.
  *
  * <pre>
  * CompactTable --warehouse /tmp/warehouse --table db.users [--sort-by name] [--all]
  *     [--backfill] [--target-file-size-bytes N] [--min-input-files N]
+ *     [--plot name [--plot-dir DIR]]
  * </pre>
  */
 public final class CompactTable {
 
   static final String USAGE =
       "Usage: CompactTable --warehouse <path> --table <db.table> [--sort-by <column>] [--all]"
-          + " [--backfill] [--target-file-size-bytes N] [--min-input-files N]\n"
+          + " [--backfill] [--target-file-size-bytes N] [--min-input-files N]"
+          + " [--plot <column> [--plot-dir <dir>]]\n"
           + "  --warehouse <path>            Hadoop catalog warehouse (a local path or a URI)\n"
           + "  --table <db.table>            table identifier: namespace and table name\n"
           + "  --sort-by <column>            sort each rewrite group by this collated column\n"
           + "  --all                         rewrite every file, whatever its size\n"
           + "  --backfill                    rewrite exactly the files that lack bounds\n"
           + "  --target-file-size-bytes N    size of the new files (default: the table's)\n"
-          + "  --min-input-files N           smallest group rewritten (default: 5)";
+          + "  --min-input-files N           smallest group rewritten (default: 5)\n"
+          + "  --plot <column>               draw the files on this collated column before and"
+          + " after, as <table>-<column>-before.svg and -after.svg\n"
+          + "  --plot-dir <dir>              where to write them (default: the current directory)";
 
   private CompactTable() {}
 
@@ -61,7 +70,14 @@ public final class CompactTable {
       parsed =
           ExampleArgs.parse(
               args,
-              Set.of("warehouse", "table", "sort-by", "target-file-size-bytes", "min-input-files"),
+              Set.of(
+                  "warehouse",
+                  "table",
+                  "sort-by",
+                  "target-file-size-bytes",
+                  "min-input-files",
+                  "plot",
+                  "plot-dir"),
               Set.of("all", "backfill"));
       if (parsed.flag("help")) {
         out.println(USAGE);
@@ -70,6 +86,9 @@ public final class CompactTable {
       identifier = InspectTable.tableIdentifier(parsed.required("table"));
       if (parsed.flag("all") && parsed.flag("backfill")) {
         throw new IllegalArgumentException("--all and --backfill exclude each other; pick one");
+      }
+      if (parsed.get("plot-dir", null) != null && parsed.get("plot", null) == null) {
+        throw new IllegalArgumentException("--plot-dir needs --plot <column>");
       }
     } catch (IllegalArgumentException e) {
       err.println("Error: " + e.getMessage());
@@ -101,6 +120,10 @@ public final class CompactTable {
       InspectTable.printText(identifier, table, out);
       List<String> probes = sortBy == null ? List.of() : probes(table, sortBy);
       double before = probes.isEmpty() ? Double.NaN : scannedFraction(table, sortBy, probes);
+      String plot = parsed.get("plot", null);
+      // Drawn before the rewrite starts, so a column that cannot be drawn changes nothing.
+      CollationCoverage beforeCoverage =
+          plot == null ? null : CollationCoverage.of(table, plot).build();
 
       RewriteResult result = rewrite.execute();
 
@@ -108,6 +131,14 @@ public final class CompactTable {
       out.println();
       out.println("==== After: " + result);
       InspectTable.printText(identifier, table, out);
+      if (plot != null) {
+        Path dir = Paths.get(parsed.get("plot-dir", "."));
+        String prefix = identifier + "-" + plot;
+        out.println();
+        InspectTable.writePlot(beforeCoverage, dir.resolve(prefix + "-before.svg"), out);
+        InspectTable.writePlot(
+            CollationCoverage.of(table, plot).build(), dir.resolve(prefix + "-after.svg"), out);
+      }
       if (!probes.isEmpty()) {
         out.printf(
             "%nEquality on %s, averaged over %d values in the table: %.1f%% of files scanned"

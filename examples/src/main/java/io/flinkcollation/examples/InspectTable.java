@@ -7,18 +7,22 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.flinkcollation.metadata.CollationMetric;
 import io.flinkcollation.scan.CollatedColumn;
+import io.flinkcollation.scan.CollationCoverage;
 import io.flinkcollation.scan.CollationFileReport;
+import io.flinkcollation.scan.CoverageSvg;
 import io.flinkcollation.stats.CollationBounds;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Objects;
+import java.util.Locale;
 import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.iceberg.Snapshot;
@@ -34,17 +38,27 @@ import org.apache.iceberg.hadoop.HadoopCatalog;
  *
  * <pre>
  * InspectTable --warehouse /tmp/warehouse --table db.users [--json]
+ * InspectTable --warehouse /tmp/warehouse --table db.users --plot name --out name.svg
+ *     [--probe emile] [--colour-by partition|snapshot] [--json]
  * </pre>
  *
- * The table is loaded from a Hadoop catalog at the warehouse path.
+ * With {@code --plot}, it draws one bar per live data file over the column's collation order
+ * instead ({@link CoverageSvg}), or prints the same data as JSON (docs/inspecting.md). The table is
+ * loaded from a Hadoop catalog at the warehouse path.
  */
 public final class InspectTable {
 
   static final String USAGE =
       "Usage: InspectTable --warehouse <path> --table <db.table> [--json]\n"
-          + "  --warehouse <path>   Hadoop catalog warehouse (a local path or a URI)\n"
-          + "  --table <db.table>   table identifier: namespace and table name\n"
-          + "  --json               print JSON instead of text tables";
+          + "       InspectTable --warehouse <path> --table <db.table> --plot <column>"
+          + " [--out <file>.svg] [--probe <value>] [--colour-by partition|snapshot] [--json]\n"
+          + "  --warehouse <path>     Hadoop catalog warehouse (a local path or a URI)\n"
+          + "  --table <db.table>     table identifier: namespace and table name\n"
+          + "  --json                 print JSON instead of text tables (or of the picture)\n"
+          + "  --plot <column>        draw each live data file's bounds on this collated column\n"
+          + "  --out <file>.svg       where to write the picture (SVG)\n"
+          + "  --probe <value>        mark the files that column = value scans\n"
+          + "  --colour-by <what>     partition (default for a partitioned table) or snapshot";
 
   static final int OK = 0;
   static final int FAILED = 1;
@@ -75,6 +89,10 @@ public final class InspectTable {
     }
     try (HadoopCatalog catalog = catalog(arguments.warehouse)) {
       Table table = load(catalog, arguments.warehouse, arguments.table);
+      if (arguments.plot != null) {
+        plot(arguments, table, out);
+        return OK;
+      }
       List<CollatedColumn> columns = CollatedColumn.all(table);
       List<CollationFileReport> files = CollationFileReport.collect(table);
       if (arguments.json) {
@@ -194,7 +212,7 @@ public final class InspectTable {
     }
     TextTable data = new TextTable("FILE", "FORMAT", "RECORDS", "METRIC", "LOWER", "UPPER");
     for (CollationFileReport file : files) {
-      String path = relativize(table.location(), file.location());
+      String path = CollationFileReport.relativeLocation(table.location(), file.location());
       List<Object[]> metricRows = new ArrayList<>();
       for (CollationBounds bounds : file.bounds().values()) {
         metricRows.add(
@@ -223,29 +241,6 @@ public final class InspectTable {
       }
     }
     data.print(out);
-  }
-
-  /** The file's path under the table location; {@code file:/x} and {@code file:///x} are one. */
-  private static String relativize(String tableLocation, String fileLocation) {
-    try {
-      URI table = URI.create(tableLocation);
-      URI file = URI.create(fileLocation);
-      String prefix = table.getPath().endsWith("/") ? table.getPath() : table.getPath() + "/";
-      boolean sameStore =
-          Objects.equals(table.getScheme(), file.getScheme())
-              && Objects.equals(
-                  emptyToNull(table.getAuthority()), emptyToNull(file.getAuthority()));
-      if (sameStore && file.getPath() != null && file.getPath().startsWith(prefix)) {
-        return file.getPath().substring(prefix.length());
-      }
-    } catch (IllegalArgumentException notAUri) {
-      // Shown in full below.
-    }
-    return fileLocation;
-  }
-
-  private static String emptyToNull(String value) {
-    return value == null || value.isEmpty() ? null : value;
   }
 
   /** A bound in single quotes, with control characters and quotes escaped so rows stay aligned. */
@@ -366,6 +361,50 @@ public final class InspectTable {
     }
   }
 
+  // ------------------------------------------------------------------------------------------ plot
+
+  private static void plot(Arguments arguments, Table table, PrintStream out) throws IOException {
+    CollationCoverage.Builder builder = CollationCoverage.of(table, arguments.plot);
+    if (arguments.colourBy != null) {
+      builder.groupBy(arguments.colourBy);
+    }
+    if (arguments.probe != null) {
+      builder.probe(arguments.probe);
+    }
+    CollationCoverage coverage = builder.build();
+    if (arguments.out != null) {
+      writePlot(coverage, Paths.get(arguments.out), arguments.json ? null : out);
+    }
+    if (arguments.json) {
+      out.println(CoverageJson.of(coverage));
+    }
+  }
+
+  /** Writes the picture of {@code coverage} to {@code file} and, given {@code out}, says so. */
+  static void writePlot(CollationCoverage coverage, Path file, PrintStream out) throws IOException {
+    Path parent = file.toAbsolutePath().getParent();
+    if (parent != null) {
+      Files.createDirectories(parent);
+    }
+    Files.writeString(file, CoverageSvg.render(coverage), StandardCharsets.UTF_8);
+    if (out != null) {
+      out.printf(
+          "Wrote %s: %,d files of %s on %s%s%n",
+          file,
+          coverage.files().size(),
+          coverage.table(),
+          coverage.column(),
+          coverage
+              .probe()
+              .map(
+                  p ->
+                      String.format(
+                          ", %s = %s scans %,d",
+                          coverage.column(), quote(p), coverage.scannedFiles()))
+              .orElse(""));
+    }
+  }
+
   // ------------------------------------------------------------------------------------- arguments
 
   /** The parsed command line. */
@@ -384,9 +423,17 @@ public final class InspectTable {
     private TableIdentifier table;
     private boolean json;
     private boolean help;
+    private String plot;
+    private String out;
+    private String probe;
+    private CollationCoverage.Grouping colourBy;
 
     static Arguments parse(String[] args) {
-      ExampleArgs parsed = ExampleArgs.parse(args, Set.of("warehouse", "table"), Set.of("json"));
+      ExampleArgs parsed =
+          ExampleArgs.parse(
+              args,
+              Set.of("warehouse", "table", "plot", "out", "probe", "colour-by"),
+              Set.of("json"));
       Arguments arguments = new Arguments();
       arguments.help = parsed.flag("help");
       if (arguments.help) {
@@ -395,6 +442,25 @@ public final class InspectTable {
       arguments.warehouse = parsed.required("warehouse");
       arguments.table = tableIdentifier(parsed.required("table"));
       arguments.json = parsed.flag("json");
+      arguments.plot = parsed.get("plot", null);
+      arguments.out = parsed.get("out", null);
+      arguments.probe = parsed.get("probe", null);
+      String colourBy = parsed.get("colour-by", null);
+      if (arguments.plot == null
+          && (arguments.out != null || arguments.probe != null || colourBy != null)) {
+        throw new IllegalArgumentException("--out, --probe and --colour-by need --plot <column>");
+      }
+      if (arguments.plot != null && arguments.out == null && !arguments.json) {
+        throw new IllegalArgumentException(
+            "--plot needs --out <file>.svg for the picture, --json for its data, or both");
+      }
+      if (colourBy != null) {
+        if (!colourBy.equals("partition") && !colourBy.equals("snapshot")) {
+          throw new IllegalArgumentException(
+              "--colour-by must be partition or snapshot; got '" + colourBy + "'");
+        }
+        arguments.colourBy = CollationCoverage.Grouping.valueOf(colourBy.toUpperCase(Locale.ROOT));
+      }
       return arguments;
     }
   }

@@ -1,11 +1,14 @@
 package io.flinkcollation.examples;
 
 import io.flinkcollation.metadata.UpdateCollations;
+import io.flinkcollation.scan.CollationCoverage;
 import io.flinkcollation.scan.CollationPredicate;
 import io.flinkcollation.scan.CollationScan;
+import io.flinkcollation.scan.CoverageSvg;
 import io.flinkcollation.scan.PrunedFiles;
 import io.flinkcollation.sink.CollationIcebergSink;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -43,13 +46,15 @@ import org.apache.iceberg.types.Types;
  *
  * <p>The same rows go through {@code none}, {@code range} with one slice per writer (one file per
  * writer and checkpoint, as Iceberg's range mode) and {@code range} with {@code --slices} slices
- * per writer. Run it on a quiet machine; the throughput figures are single runs.
+ * per writer. Run it on a quiet machine; the throughput figures are single runs. With {@code
+ * --plot-dir}, it draws each mode's files on {@code name} there ({@link CoverageSvg}).
  */
 public final class RangeBenchmark {
   static final String USAGE =
       "RangeBenchmark [--rows N (default: 1000000)] [--parallelism N (default: 4)]"
           + " [--slices N (default: 8)] [--checkpoint-ms N (default: 1000)]"
-          + " [--probes N (default: 200)] [--warehouse DIR (default: a temporary directory)]";
+          + " [--probes N (default: 200)] [--warehouse DIR (default: a temporary directory)]"
+          + " [--plot-dir DIR (default: no pictures)]";
 
   private static final String COLLATION = "icu.en_US-ci-ai";
   private static final Schema SCHEMA =
@@ -67,6 +72,7 @@ public final class RangeBenchmark {
   private final int parallelism;
   private final long checkpointMillis;
   private final int probes;
+  private String plotDir;
 
   private RangeBenchmark(
       String warehouse, long rows, int parallelism, long checkpointMillis, int probes) {
@@ -85,7 +91,14 @@ public final class RangeBenchmark {
       parsed =
           ExampleArgs.parse(
               args,
-              Set.of("rows", "parallelism", "slices", "checkpoint-ms", "probes", "warehouse"),
+              Set.of(
+                  "rows",
+                  "parallelism",
+                  "slices",
+                  "checkpoint-ms",
+                  "probes",
+                  "warehouse",
+                  "plot-dir"),
               Set.of());
       if (parsed.getLong("rows", 1) < 1000
           || parsed.getLong("parallelism", 4) < 1
@@ -111,6 +124,7 @@ public final class RangeBenchmark {
             parsed.getLong("checkpoint-ms", 1000),
             (int) parsed.getLong("probes", 200));
     int slices = (int) parsed.getLong("slices", 8);
+    bench.plotDir = parsed.get("plot-dir", null);
     System.out.printf(
         "%,d rows, names in random order, parallelism %d, checkpoint every %d ms%n",
         bench.rows, bench.parallelism, bench.checkpointMillis);
@@ -158,6 +172,10 @@ public final class RangeBenchmark {
     JobExecutionResult result = env.execute("range benchmark: " + label);
 
     table.refresh();
+    if (plotDir != null) {
+      Path picture = Files.createDirectories(Path.of(plotDir)).resolve(name + "-name.svg");
+      Files.writeString(picture, CoverageSvg.render(CollationCoverage.of(table, "name").build()));
+    }
     // Steady state: the files of commits after the first two, which the statistics of the first
     // checkpoints route (before them, rows are routed by a hash of their sort key).
     List<Snapshot> snapshots = new ArrayList<>();

@@ -8,18 +8,25 @@ import io.flinkcollation.collation.Collations;
 import io.flinkcollation.metadata.CollationMetric;
 import io.flinkcollation.metadata.TableCollations;
 import io.flinkcollation.metadata.UpdateCollations;
+import io.flinkcollation.scan.CollationPredicate;
+import io.flinkcollation.scan.CollationScan;
+import io.flinkcollation.scan.PrunedFiles;
 import io.flinkcollation.stats.CollationBounds;
 import io.flinkcollation.stats.CollationStats;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
+import javax.xml.parsers.DocumentBuilderFactory;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataFiles;
@@ -41,6 +48,9 @@ import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.w3c.dom.Document;
+import org.w3c.dom.Element;
+import org.w3c.dom.NodeList;
 
 /** Runs the inspect tool on a small real table and checks what it prints. */
 class InspectTableTest {
@@ -212,6 +222,110 @@ class InspectTableTest {
   }
 
   @Test
+  void plotDrawsOneBarPerFileAndTheProbesFiles() throws Exception {
+    Path svg = warehouse.resolve("pictures").resolve("name.svg");
+    String printed =
+        run(
+            "--warehouse",
+            warehouse.toString(),
+            "--table",
+            "db.users",
+            "--plot",
+            "name",
+            "--probe",
+            "zzz",
+            "--out",
+            svg.toString())[0];
+    PrunedFiles scan = CollationScan.of(table).planFiles(CollationPredicate.equal("name", "zzz"));
+    assertThat(scan.scannedFiles()).isEqualTo(1);
+    assertThat(printed)
+        .isEqualTo(
+            "Wrote " + svg + ": 2 files of " + table.name() + " on name, name = 'zzz' scans 1\n");
+
+    Document picture =
+        DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(svg.toFile());
+    NodeList rects = picture.getElementsByTagName("rect");
+    Map<String, Element> bars = new LinkedHashMap<>();
+    for (int i = 0; i < rects.getLength(); i++) {
+      Element rect = (Element) rects.item(i);
+      if (rect.getAttribute("class").startsWith("file ")) {
+        bars.put(rect.getAttribute("data-file"), rect);
+      }
+    }
+    assertThat(bars.keySet()).containsExactly(relative(named), relative(nulls));
+    assertThat(bars.get(relative(named)).getAttribute("class")).isEqualTo("file pruned");
+    assertThat(bars.get(relative(nulls)).getAttribute("class")).isEqualTo("file unusable");
+    assertThat(bars.values().stream().filter(b -> !b.getAttribute("class").equals("file pruned")))
+        .hasSize(scan.scannedFiles());
+  }
+
+  @Test
+  void plotDataAsJson() throws IOException {
+    String[] args = {
+      "--warehouse",
+      warehouse.toString(),
+      "--table",
+      "db.users",
+      "--plot",
+      "name",
+      "--json",
+      "--probe",
+      "apple",
+      "--colour-by",
+      "partition"
+    };
+    JsonNode root = new ObjectMapper().readTree(run(args)[0]);
+    assertThat(root.get("column").asText()).isEqualTo("name");
+    assertThat(root.get("metric-id").asInt()).isEqualTo(current.id());
+    assertThat(root.get("colour-by").asText()).isEqualTo("partition");
+    assertThat(root.get("groups").toString()).isEqualTo("[\"(unpartitioned)\"]");
+    assertThat(root.get("values").toString()).isEqualTo("[\"APPLE\",\"zoë\"]");
+    assertThat(root.get("probe").get("position").asDouble()).isEqualTo(0.5);
+    assertThat(root.get("probe").get("scanned-files").asInt())
+        .isEqualTo(
+            CollationScan.of(table)
+                .planFiles(CollationPredicate.equal("name", "apple"))
+                .scannedFiles())
+        .isEqualTo(2);
+    JsonNode first = root.get("files").get(0);
+    assertThat(first.get("location").asText()).isEqualTo(named.location());
+    assertThat(first.get("lower").asText()).isEqualTo(expected.lower());
+    assertThat(first.get("upper").asText()).isEqualTo(expected.upper());
+    assertThat(first.get("lower-rank").asInt()).isZero();
+    assertThat(first.get("upper-rank").asInt()).isEqualTo(1);
+    assertThat(first.get("reason").asText()).isEqualTo("WITHIN_BOUNDS");
+    JsonNode second = root.get("files").get(1);
+    assertThat(second.get("location").asText()).isEqualTo(nulls.location());
+    assertThat(second.get("usable-bounds").asBoolean()).isFalse();
+    assertThat(second.get("lower").isNull()).isTrue();
+    assertThat(second.get("reason").asText()).isEqualTo("NO_BOUNDS");
+    assertThat(second.get("scanned").asBoolean()).isTrue();
+  }
+
+  @Test
+  void plotArgumentsAreChecked() {
+    String w = warehouse.toString();
+    assertUsageError(
+        new String[] {"--warehouse", w, "--table", "db.users", "--probe", "a"},
+        "--out, --probe and --colour-by need --plot <column>");
+    assertUsageError(
+        new String[] {"--warehouse", w, "--table", "db.users", "--plot", "name"},
+        "--plot needs --out <file>.svg for the picture, --json for its data, or both");
+    assertUsageError(
+        new String[] {
+          "--warehouse", w, "--table", "db.users", "--plot", "name", "--json", "--colour-by", "file"
+        },
+        "--colour-by must be partition or snapshot; got 'file'");
+
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    String[] uncollated = {"--warehouse", w, "--table", "db.users", "--plot", "id", "--json"};
+    assertThat(InspectTable.run(uncollated, print(new ByteArrayOutputStream()), print(err)))
+        .isEqualTo(InspectTable.FAILED);
+    assertThat(err.toString(StandardCharsets.UTF_8))
+        .startsWith("Error: Column 'id' of table " + table.name() + " is long, not a string");
+  }
+
+  @Test
   void badArgumentsPrintUsage() {
     assertUsageError(new String[0], "--warehouse is required");
     assertUsageError(new String[] {"--warehouse", "/x"}, "--table is required");
@@ -287,8 +401,11 @@ class InspectTableTest {
                     "No line with " + Arrays.toString(parts) + " in\n" + String.join("\n", lines)));
   }
 
+  /** The file's path under the table: its location is file:/..., the table's file:///... */
   private String relative(DataFile file) {
-    return file.location().substring(table.location().length() + 1);
+    return URI.create(file.location())
+        .getPath()
+        .substring(URI.create(table.location()).getPath().length() + 1);
   }
 
   /** Writes a Parquet file of names with the exact bounds of the running metric, and commits it. */

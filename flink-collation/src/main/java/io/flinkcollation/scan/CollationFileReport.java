@@ -7,10 +7,12 @@ import io.flinkcollation.stats.CollationBounds;
 import io.flinkcollation.stats.CollationStats;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URI;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -85,6 +87,33 @@ public final class CollationFileReport {
       }
     }
     return new CollationFileReport(file, bounds, without, invalid);
+  }
+
+  /**
+   * The file's path under the table location, as an inspection shows it ({@code data/x.parquet}),
+   * or the whole location when it lies elsewhere. {@code file:/x} and {@code file:///x} are one
+   * location: Iceberg and Hadoop spell the same local file both ways.
+   */
+  public static String relativeLocation(String tableLocation, String fileLocation) {
+    try {
+      URI table = URI.create(tableLocation);
+      URI file = URI.create(fileLocation);
+      String prefix = table.getPath().endsWith("/") ? table.getPath() : table.getPath() + "/";
+      boolean sameStore =
+          Objects.equals(table.getScheme(), file.getScheme())
+              && Objects.equals(
+                  emptyToNull(table.getAuthority()), emptyToNull(file.getAuthority()));
+      if (sameStore && file.getPath() != null && file.getPath().startsWith(prefix)) {
+        return file.getPath().substring(prefix.length());
+      }
+    } catch (IllegalArgumentException notAUri) {
+      // Shown whole.
+    }
+    return fileLocation;
+  }
+
+  private static String emptyToNull(String value) {
+    return value == null || value.isEmpty() ? null : value;
   }
 
   public String location() {
