@@ -125,7 +125,7 @@ public final class TrackerMemory {
       ValueFamily family, Cardinality cardinality, long values, long checkpoint) {
     Collation collation = Collations.resolve(family.collation());
     Comparator<String> order = collation.newComparator();
-    PrimaryRanks ranks = collation.primaryRanks().orElse(PrimaryRanks.NONE);
+    PrimaryRanks ranks = PrimaryRanks.offeredBy(collation).orElse(PrimaryRanks.NONE);
     CollationBoundsTracker tracker = ValueFamily.newTracker(order, ranks);
     MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
     long[] retained = new long[(int) (values / checkpoint)];

@@ -91,7 +91,8 @@ public enum ValueFamily {
   /** A new tracker of this family's collation, as the sink makes one per file and metric. */
   public CollationBoundsTracker newTracker() {
     Collation resolved = Collations.resolve(collation);
-    return newTracker(resolved.newComparator(), resolved.primaryRanks().orElse(PrimaryRanks.NONE));
+    return newTracker(
+        resolved.newComparator(), PrimaryRanks.offeredBy(resolved).orElse(PrimaryRanks.NONE));
   }
 
   /**

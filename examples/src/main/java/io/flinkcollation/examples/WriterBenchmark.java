@@ -652,7 +652,7 @@ public final class WriterBenchmark {
               new CollationBoundsTracker(
                   1,
                   resolved.newComparator(),
-                  resolved.primaryRanks().orElse(PrimaryRanks.NONE),
+                  PrimaryRanks.offeredBy(resolved).orElse(PrimaryRanks.NONE),
                   1024);
           long t2 = threads.getCurrentThreadCpuTime();
           for (long i = 0; i < values; i++) {

@@ -2,7 +2,6 @@ package io.flinkcollation.collation;
 
 import io.flinkcollation.api.PublicApi;
 import java.util.Comparator;
-import java.util.Optional;
 
 /**
  * A resolved collation: what a provider produces for a canonical name in this JVM.
@@ -48,15 +47,5 @@ public interface Collation {
             "Collation '%s' of provider '%s' has no sort keys: its provider (%s) does not implement"
                 + " Collation.newSortKeys(); compare with newComparator() instead",
             name(), provider(), getClass().getName()));
-  }
-
-  /**
-   * The collation's primary-weight ranks of short characters, when its provider offers them: they
-   * let a bounds tracker decide most values from their UTF-8 bytes without a comparator
-   * (docs/design.md#tracker). Built on first call and immutable; empty by default, which costs
-   * nothing but speed.
-   */
-  default Optional<PrimaryRanks> primaryRanks() {
-    return Optional.empty();
   }
 }

@@ -12,7 +12,7 @@ import java.util.Optional;
  * An {@code icu} collation: a frozen template collator from which each thread clones its own, and
  * the trimming and case mapping its modifiers apply to each value before the collator compares it.
  */
-final class IcuCollation implements Collation {
+final class IcuCollation implements RankedCollation {
   private final String name;
   private final SpaceTrimming trimming;
   private final CaseMapping caseMapping;

@@ -1,7 +1,11 @@
 /**
  * Collation names, the {@link io.flinkcollation.collation.CollationProvider} SPI and the built-in
  * {@code icu} provider: parsing and canonicalising names, and resolving them to a comparator, a
- * version and a pad attribute (docs/spec-notes.md#rules-followed).
+ * version and a pad attribute (docs/spec-notes.md#rules-followed). Also the {@link
+ * io.flinkcollation.collation.PrimaryRanks} the writer's bounds tracker reads values' UTF-8 bytes
+ * with, offered by the {@code icu} provider's collations through {@link
+ * io.flinkcollation.collation.RankedCollation}: an internal capability, not part of the provider
+ * SPI, so a third-party provider's collations get exact bounds from their comparator alone.
  *
  * <p>This package knows nothing of Iceberg tables or Flink jobs; it must not hold shared mutable
  * ICU objects (every comparator it hands out belongs to one thread).

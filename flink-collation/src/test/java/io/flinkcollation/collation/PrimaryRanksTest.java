@@ -65,7 +65,7 @@ class PrimaryRanksTest {
   void ranksDecideOnlyAsTheCollationDoes(String name) {
     Collation collation = Collations.resolve(name);
     Comparator<String> comparator = collation.newComparator();
-    PrimaryRanks ranks = collation.primaryRanks().orElseThrow();
+    PrimaryRanks ranks = PrimaryRanks.offeredBy(collation).orElseThrow();
     assertAgreement(name, comparator, ranks, new Random(name.hashCode()));
   }
 
@@ -92,7 +92,7 @@ class PrimaryRanksTest {
       assertAgreement(
           locale + " strength " + strength,
           collation.newComparator(),
-          collation.primaryRanks().orElseThrow(),
+          PrimaryRanks.offeredBy(collation).orElseThrow(),
           new Random(locale.hashCode() + strength));
     }
   }
@@ -104,7 +104,7 @@ class PrimaryRanksTest {
         CollationSamples.ruleCollation(
             "&c < ch <<< cH <<< Ch <<< CH &l < ll &a < x|y &oe <<< œ &z < þ < å");
     Comparator<String> comparator = collation.newComparator();
-    PrimaryRanks ranks = collation.primaryRanks().orElseThrow();
+    PrimaryRanks ranks = PrimaryRanks.offeredBy(collation).orElseThrow();
     assertAgreement("custom rules", comparator, ranks, new Random(42));
     assertThat(walk(ranks, "ch")).containsExactly("STOP");
     assertThat(walk(ranks, "ca")).containsExactly(ranks.rankOf('c'), ranks.rankOf('a'), "END");
@@ -266,7 +266,7 @@ class PrimaryRanksTest {
     assertAgreement(
         familyAndName,
         collation.newComparator(),
-        collation.primaryRanks().orElseThrow(),
+        PrimaryRanks.offeredBy(collation).orElseThrow(),
         values,
         random);
   }
@@ -282,7 +282,7 @@ class PrimaryRanksTest {
   }
 
   private static PrimaryRanks icuRanks(String name) {
-    return Collations.resolve(name).primaryRanks().orElseThrow();
+    return PrimaryRanks.offeredBy(Collations.resolve(name)).orElseThrow();
   }
 
   private static int next(PrimaryRanks ranks, byte[] bytes) {

@@ -54,7 +54,7 @@ class CollationBoundsTrackerFirstCharacterTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource(STARTER_COLLATIONS)
   void everyFirstCharacterIsInsideExactlyWhenItsRangeIsAfterEachMove(Collation collation) {
-    PrimaryRanks ranks = collation.primaryRanks().orElseThrow();
+    PrimaryRanks ranks = PrimaryRanks.offeredBy(collation).orElseThrow();
     CollationBoundsTracker tracker =
         new CollationBoundsTracker(1, collation.newComparator(), ranks, 1024);
     assertFirstCharactersMatchTheirRanges(tracker, ranks, "before the first value");
@@ -285,7 +285,7 @@ class CollationBoundsTrackerFirstCharacterTest {
 
   private static CollationBoundsTracker tracker(Collation collation) {
     return new CollationBoundsTracker(
-        1, collation.newComparator(), collation.primaryRanks().orElseThrow(), 1024);
+        1, collation.newComparator(), PrimaryRanks.offeredBy(collation).orElseThrow(), 1024);
   }
 
   private static void add(CollationBoundsTracker tracker, String value) {

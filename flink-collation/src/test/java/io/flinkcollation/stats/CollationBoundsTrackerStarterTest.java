@@ -39,7 +39,7 @@ class CollationBoundsTrackerStarterTest {
   @MethodSource("starters")
   void valuesAfterBoundsAtOrAroundTheirStarterMatchTheReference(
       Collation collation, List<String> firsts, List<String> followers) {
-    assertThat(collation.primaryRanks()).as("the fast path under test").isPresent();
+    assertThat(PrimaryRanks.offeredBy(collation)).as("the fast path under test").isPresent();
     List<String> values = new ArrayList<>();
     for (String first : firsts) {
       for (String follower : followers) {
@@ -54,7 +54,10 @@ class CollationBoundsTrackerStarterTest {
       for (String probe : values) {
         CollationBoundsTracker tracker =
             new CollationBoundsTracker(
-                1, collation.newComparator(), collation.primaryRanks().orElseThrow(), 1024);
+                1,
+                collation.newComparator(),
+                PrimaryRanks.offeredBy(collation).orElseThrow(),
+                1024);
         List<String> file = List.of(a, b, probe);
         file.forEach(v -> CollationBoundsTrackerEquivalenceTest.add(tracker, v, random));
         assertThat(tracker.bounds().map(bounds -> List.of(bounds.lower(), bounds.upper())))
@@ -121,7 +124,7 @@ class CollationBoundsTrackerStarterTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("starters")
   void theValuesTakeBothWays(Collation collation, List<String> firsts, List<String> followers) {
-    PrimaryRanks ranks = collation.primaryRanks().orElseThrow();
+    PrimaryRanks ranks = PrimaryRanks.offeredBy(collation).orElseThrow();
     int byOwnRank = 0;
     int stopped = 0;
     for (String first : firsts) {

@@ -33,7 +33,7 @@ class CollationBoundsTrackerTest {
     return new CollationBoundsTracker(
         METRIC,
         resolved.newComparator(),
-        resolved.primaryRanks().orElse(PrimaryRanks.NONE),
+        PrimaryRanks.offeredBy(resolved).orElse(PrimaryRanks.NONE),
         maxBoundLength);
   }
 
@@ -190,7 +190,8 @@ class CollationBoundsTrackerTest {
       concat(Arrays.copyOf(max, max.length - 6), 0xC0, 0xA9), // overlong for é
     };
     Collation collation = Collations.resolve("icu.en_US-ci");
-    for (PrimaryRanks ranks : List.of(collation.primaryRanks().orElseThrow(), PrimaryRanks.NONE)) {
+    for (PrimaryRanks ranks :
+        List.of(PrimaryRanks.offeredBy(collation).orElseThrow(), PrimaryRanks.NONE)) {
       for (byte[] bytes : invalid) {
         CollationBoundsTracker tracker =
             new CollationBoundsTracker(METRIC, collation.newComparator(), ranks, 1024);

@@ -160,7 +160,7 @@ public final class CollationTaskWriterFactory {
       Comparator<String> order =
           comparators.computeIfAbsent(metric.collation(), name -> collation.get().newComparator());
       // The ranks are built here, when the writer opens, not with the first file's first row.
-      PrimaryRanks ranks = collation.get().primaryRanks().orElse(PrimaryRanks.NONE);
+      PrimaryRanks ranks = PrimaryRanks.offeredBy(collation.get()).orElse(PrimaryRanks.NONE);
       trackers.track(metric.id(), accessor.get(), order, ranks);
       writtenMetrics.add(metric);
     }

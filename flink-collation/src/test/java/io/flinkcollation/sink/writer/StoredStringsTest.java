@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.flinkcollation.collation.Collation;
 import io.flinkcollation.collation.Collations;
+import io.flinkcollation.collation.PrimaryRanks;
 import io.flinkcollation.stats.CollationBoundsTracker;
 import io.flinkcollation.stats.CollationBoundsTracker.Outcome;
 import io.flinkcollation.testing.CollationSamples;
@@ -84,7 +85,8 @@ class StoredStringsTest {
   }
 
   private static CollationBoundsTracker tracker() {
-    return new CollationBoundsTracker(1, CI.newComparator(), CI.primaryRanks().orElseThrow(), 1024);
+    return new CollationBoundsTracker(
+        1, CI.newComparator(), PrimaryRanks.offeredBy(CI).orElseThrow(), 1024);
   }
 
   /**
