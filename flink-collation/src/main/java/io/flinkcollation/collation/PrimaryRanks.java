@@ -13,7 +13,7 @@ import java.util.Optional;
  *
  * <p>Built once per collation from the collator itself ({@link PrimaryRanksBuilder}). A character
  * is ranked only when its collation elements cannot depend on its neighbours and carry exactly one
- * non-zero primary weight (docs/design.md#tracker):
+ * non-zero primary weight (docs/tracker.md):
  *
  * <ul>
  *   <li>never ranked: a character whose mapping depends on the text before it (a prefix mapping,
@@ -36,7 +36,7 @@ import java.util.Optional;
  * ranks are also checked against the collator: every neighbouring pair of ranks must stay ordered
  * when the lower one is followed by the highest-ranked character.
  *
- * <p>First primaries (docs/design.md#tracker): the first primary weight of a whole value decides
+ * <p>First primaries (docs/tracker.md): the first primary weight of a whole value decides
  * its order against any value with another one, at every strength. They are given in a rank space
  * of their own where every primary has a place: 0 for none at all (an empty or ignorable value), 2r
  * for the primary of rank r, 2r + 1 for one strictly between ranks r and r + 1 (or beyond the last

@@ -26,7 +26,7 @@ import java.util.Map;
  * every character of the Basic Multilingual Plane that qualifies (the rules are {@link
  * PrimaryRanks}'), checks the ranks against the collator, and computes the first-primary ranges
  * ({@link FirstPrimaries}) and the pairs of starters and the characters that go on their
- * contractions. Costs some tens of milliseconds; only ICU's public API (docs/design.md#tracker).
+ * contractions. Costs some tens of milliseconds; only ICU's public API (docs/tracker.md).
  */
 final class PrimaryRanksBuilder {
 

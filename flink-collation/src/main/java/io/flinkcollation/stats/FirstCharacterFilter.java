@@ -4,7 +4,7 @@ import io.flinkcollation.collation.PrimaryRanks;
 import java.util.Arrays;
 
 /**
- * The bit per first character of a {@link CollationBoundsTracker} (docs/design.md#tracker): whether
+ * The bit per first character of a {@link CollationBoundsTracker} (docs/tracker.md): whether
  * a value starting with that character lies strictly between the current bounds by its first
  * primary alone, whatever follows, as it does for most values of a long file. The bits are the
  * characters' {@link PrimaryRanks#firstPrimaryRange} tested against the bounds' first primaries.

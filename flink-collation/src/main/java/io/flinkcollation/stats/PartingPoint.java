@@ -3,7 +3,7 @@ package io.flinkcollation.stats;
 import java.util.Arrays;
 
 /**
- * Where a {@link CollationBoundsTracker}'s bounds part (docs/design.md#tracker): how many leading
+ * Where a {@link CollationBoundsTracker}'s bounds part (docs/tracker.md): how many leading
  * bytes they share, and for a value that holds all of them and departs from both bounds right there
  * (most values with a long common prefix: URLs, paths), where its ranks walk starts and each
  * bound's rank at that point. Recomputed when a bound moves, so that such values are decided by one

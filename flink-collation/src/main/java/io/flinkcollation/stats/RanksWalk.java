@@ -8,7 +8,7 @@ import static io.flinkcollation.stats.RankedBound.UNDECIDED;
 import io.flinkcollation.collation.PrimaryRanks;
 
 /**
- * The ranks walk of a {@link CollationBoundsTracker} (docs/design.md#tracker): a value's primary
+ * The ranks walk of a {@link CollationBoundsTracker} (docs/tracker.md): a value's primary
  * ranks ({@link PrimaryRanks#next}) against those of a bound, from where the value departs from
  * that bound and only until they differ, which tells the value's order against the bound as far as
  * the ranks can: {@link RankedBound#LESS}, {@link RankedBound#GREATER}, or {@link
@@ -136,7 +136,7 @@ final class RanksWalk {
    * start: a byte offset that starts a character of the bound, before which the value's bytes are
    * whole characters of the bound (valid UTF-8, then) and its ranks are the bound's.
    *
-   * <p>Why the skipped characters cannot matter (docs/design.md#tracker): a character's {@link
+   * <p>Why the skipped characters cannot matter (docs/tracker.md): a character's {@link
    * PrimaryRanks#next} depends only on its own bytes and on those after it (a contraction starter
    * looks at the next character, a space under PAD SPACE at the spaces after it), so over the
    * shared bytes the value's walk is the bound's walk, rank for rank, as long as nothing looks past

@@ -147,7 +147,7 @@ class CollationBoundsTrackerEquivalenceTest {
   }
 
   /**
-   * The families the writer is measured on (docs/design.md#tracker), each under the collations that
+   * The families the writer is measured on (docs/tracker.md), each under the collations that
    * treat its characters specially: files of values that share long prefixes (URLs, or random
    * pieces of the family) and depart from each other and from the bounds at every kind of piece,
    * contraction starters, combining marks and spaces included; low and high cardinality, sorted
@@ -369,7 +369,7 @@ class CollationBoundsTrackerEquivalenceTest {
 
   /**
    * Values that depart from the bounds at every byte of their first eight-byte words and just past
-   * them (docs/design.md#tracker: bytes are compared eight at a time, the last ones by an
+   * them (docs/tracker.md: bytes are compared eight at a time, the last ones by an
    * overlapping or a masked load; a walk resumes right after an ASCII character that looks at
    * nothing after it, or backs up over a starter or a space): every value of a file is one stem of
    * the family cut at a random character and continued with random pieces, so that values and
@@ -412,7 +412,7 @@ class CollationBoundsTrackerEquivalenceTest {
   }
 
   /**
-   * Values that depart from the minimum right where the bounds part (docs/design.md#tracker: the
+   * Values that depart from the minimum right where the bounds part (docs/tracker.md: the
    * maximum's byte there is compared alone before any more of its bytes, and one walk serves both
    * bounds from there), the bounds sharing 0 to 24 bytes: each file starts with two values that
    * share exactly that many bytes (letters, spaces and contraction starters) and part at a letter;
@@ -478,7 +478,7 @@ class CollationBoundsTrackerEquivalenceTest {
   }
 
   /**
-   * Values around the bytes two bounds share when those are eight or more (docs/design.md#tracker:
+   * Values around the bytes two bounds share when those are eight or more (docs/tracker.md:
    * a value that holds them is tested against them in one piece and decided from its rank where the
    * bounds part, against the bounds' ranks there, kept while the bounds stay): each file starts
    * with two values that share a URL-like prefix and part right after it, within a character
@@ -820,7 +820,7 @@ class CollationBoundsTrackerEquivalenceTest {
   }
 
   /**
-   * Pieces whose first character starts a contraction or expands (docs/design.md#tracker): the
+   * Pieces whose first character starts a contraction or expands (docs/tracker.md): the
    * tracker bounds the first primary of values starting with them by ranges and takes the exact
    * first primary of such a bound from the collator. Chinese {@code 重} ({@code 重庆} is read
    * differently) and {@code 沈}, Hangul syllables and jamo, Cyrillic {@code и} (+ breve is {@code
@@ -977,7 +977,7 @@ class CollationBoundsTrackerEquivalenceTest {
   }
 
   /**
-   * Contraction starters decided without the collator (docs/design.md#tracker), high cardinality,
+   * Contraction starters decided without the collator (docs/tracker.md), high cardinality,
    * bounds equal to the reference; counted, not timed. Turkish {@code I} (which starts {@code I} +
    * dot above) before {@code L}, which goes on a contraction of U+FDD1 only, is ranked alone, so
    * {@code YILMAZ …} against a bound {@code Yılmaz …} is decided by the walk: names in upper, lower

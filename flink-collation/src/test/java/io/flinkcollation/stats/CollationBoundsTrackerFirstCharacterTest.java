@@ -20,7 +20,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The test by first character (docs/design.md#tracker) for first characters beyond ASCII, which the
+ * The test by first character (docs/tracker.md) for first characters beyond ASCII, which the
  * tracker keeps as bits filled per block of 64 code points for the current bounds: after every move
  * of a bound, each first character of the Basic Multilingual Plane answers exactly what its
  * first-primary range says against the bounds' first primaries, whatever blocks were filled before

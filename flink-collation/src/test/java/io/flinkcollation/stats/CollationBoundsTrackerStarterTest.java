@@ -21,7 +21,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Values whose first character is a contraction starter, or a precomposed letter that holds one
- * (docs/design.md#tracker): the bit by first character cannot decide them, as their first-primary
+ * (docs/tracker.md): the bit by first character cannot decide them, as their first-primary
  * range spans the contractions, but where the next character goes on none of them the first
  * character's own rank is their exact first primary. Each starter is followed by (a) a character
  * that continues none of its contractions, (b) one that does (a combining ring or diaeresis, Danish
