@@ -1,29 +1,25 @@
 package io.flinkcollation.maintenance;
 
+import io.flinkcollation.collation.Quoted;
 import io.flinkcollation.metadata.CollationMetric;
 import io.flinkcollation.metadata.TableCollations;
 import io.flinkcollation.sink.CollationSinkOptions;
 import io.flinkcollation.sink.CollationTaskWriterFactory;
-import io.flinkcollation.sink.KnownStatIdsValidator;
-import io.flinkcollation.stats.CollationStats;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
-import java.util.function.IntPredicate;
+import java.util.Set;
 import java.util.function.Predicate;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.util.Preconditions;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileScanTask;
-import org.apache.iceberg.RewriteFiles;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.exceptions.CommitStateUnknownException;
-import org.apache.iceberg.exceptions.ValidationException;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.flink.FlinkSchemaUtil;
@@ -70,6 +66,15 @@ public final class RewriteCollatedFiles {
   /** The default group size of a sorted rewrite, whose group is sorted in memory. */
   public static final long DEFAULT_SORTED_FILE_GROUP_SIZE_BYTES = 256L * 1024 * 1024;
 
+  /** The Iceberg Flink write options a rewrite honours: they shape the new files. */
+  public static final Set<String> WRITE_OPTIONS =
+      Set.of(
+          FlinkWriteOptions.WRITE_FORMAT.key(),
+          FlinkWriteOptions.TARGET_FILE_SIZE_BYTES.key(),
+          FlinkWriteOptions.COMPRESSION_CODEC.key(),
+          FlinkWriteOptions.COMPRESSION_LEVEL.key(),
+          FlinkWriteOptions.COMPRESSION_STRATEGY.key());
+
   private enum Candidates {
     SMALL_OR_WITHOUT_BOUNDS,
     ALL,
@@ -84,6 +89,7 @@ public final class RewriteCollatedFiles {
   private Long maxFileGroupSizeBytes;
   private int maxBoundLength = CollationSinkOptions.MAX_BOUND_LENGTH.defaultValue();
   private String sortBy;
+  private Predicate<DataFile> skipped = file -> false;
 
   private RewriteCollatedFiles(Table table) {
     this.table = Preconditions.checkNotNull(table, "Cannot rewrite files: table is null");
@@ -107,9 +113,27 @@ public final class RewriteCollatedFiles {
     return this;
   }
 
-  /** An Iceberg Flink write option for the new files ({@code write-format}, compression...). */
+  /**
+   * An Iceberg Flink write option for the new files: one of {@link #WRITE_OPTIONS} ({@code
+   * write-format}, {@code target-file-size-bytes}, compression).
+   *
+   * @throws IllegalArgumentException naming the key and the options a rewrite takes, for any other
+   *     key (a {@code branch}, for example, would otherwise be silently ignored)
+   */
   public RewriteCollatedFiles set(String key, String value) {
+    Preconditions.checkArgument(
+        WRITE_OPTIONS.contains(key),
+        "Cannot rewrite files of table %s with option %s: a rewrite takes only %s",
+        table.name(),
+        Quoted.of(key),
+        WRITE_OPTIONS);
     writeOptions.put(key, value);
+    return this;
+  }
+
+  /** Skips the data files that {@code skipped} takes (files another rewrite has in flight). */
+  RewriteCollatedFiles skip(Predicate<DataFile> skipped) {
+    this.skipped = this.skipped.or(skipped);
     return this;
   }
 
@@ -213,7 +237,9 @@ public final class RewriteCollatedFiles {
             : sortBy != null
                 ? DEFAULT_SORTED_FILE_GROUP_SIZE_BYTES
                 : DEFAULT_MAX_FILE_GROUP_SIZE_BYTES;
-    return RewritePlan.plan(table, snapshot, filter, selection, groupSize, keepGroup);
+    Predicate<DataFile> notSkipped = skipped.negate();
+    return RewritePlan.plan(
+        table, snapshot, filter, notSkipped.and(selection), groupSize, keepGroup);
   }
 
   /** Plans on the current snapshot, rewrites and commits. */
@@ -247,7 +273,7 @@ public final class RewriteCollatedFiles {
         added.addAll(rewriter.rewrite(group));
       }
     } catch (RuntimeException e) {
-      deleteQuietly(added, e);
+      RewriteCommit.deleteQuietly(table, added, e);
       throw e;
     }
     return commit(plan, writers, added);
@@ -255,54 +281,9 @@ public final class RewriteCollatedFiles {
 
   private RewriteResult commit(
       RewritePlan plan, CollationTaskWriterFactory writers, List<DataFile> written) {
-    List<DataFile> added = new ArrayList<>(written.size());
-    for (int attempt = 1; ; attempt++) {
-      table.refresh();
-      // Bounds of a metric dropped while the rewrite ran are not committed (as in the sink), also
-      // when it is dropped while Iceberg commits: the validator re-checks on each attempt.
-      IntPredicate known = CollationTaskWriterFactory.knownStatIds(table);
-      KnownStatIdsValidator validator = new KnownStatIdsValidator(table);
-      added.clear();
-      for (DataFile file : written) {
-        added.add(validator.boundIds(CollationStats.retainBounds(file, writers.spec(), known)));
-      }
-      RewriteFiles rewrite =
-          table
-              .newRewrite()
-              .validateFromSnapshot(plan.snapshotId())
-              // New files keep the planned data sequence number, so equality deletes committed
-              // after the plan still apply to their rows (as in Iceberg's own rewrite).
-              .dataSequenceNumber(plan.sequenceNumber())
-              .validateWith(validator);
-      plan.files().forEach(rewrite::deleteFile);
-      added.forEach(rewrite::addFile);
-      try {
-        rewrite.commit();
-        break;
-      } catch (CommitStateUnknownException e) {
-        // The commit may have succeeded: the written files may be live, so they stay.
-        throw e;
-      } catch (RuntimeException e) {
-        if (e instanceof ValidationException
-            && validator.rejected()
-            && attempt < KnownStatIdsValidator.MAX_ATTEMPTS) {
-          LOG.info(
-              "Table {}: collation metrics changed while committing the rewrite; filtering the"
-                  + " bounds again (attempt {})",
-              table.name(),
-              attempt + 1);
-          continue;
-        }
-        deleteQuietly(written, e);
-        throw new IllegalStateException(
-            String.format(
-                "Cannot commit the rewrite of %d data files of table %s planned on snapshot %d: %s."
-                    + " Nothing was committed and the new files were deleted; plan and run the"
-                    + " rewrite again",
-                plan.files().size(), table.name(), plan.snapshotId(), e.getMessage()),
-            e);
-      }
-    }
+    List<DataFile> added =
+        RewriteCommit.commit(
+            table, plan.snapshotId(), plan.sequenceNumber(), plan.files(), written, writers.spec());
     table.refresh();
     RewriteResult result =
         new RewriteResult(
@@ -320,15 +301,5 @@ public final class RewriteCollatedFiles {
             table, FlinkSchemaUtil.convert(table.schema()), writeOptions, maxBoundLength);
     writers.initialize(0, 0, tracker -> {});
     return writers;
-  }
-
-  private void deleteQuietly(List<DataFile> files, Exception cause) {
-    for (DataFile file : files) {
-      try {
-        table.io().deleteFile(file.location());
-      } catch (RuntimeException e) {
-        cause.addSuppressed(e);
-      }
-    }
   }
 }

@@ -1,6 +1,9 @@
 package io.flinkcollation.sink;
 
 import io.flinkcollation.collation.Quoted;
+import io.flinkcollation.maintenance.CompactionStage;
+import io.flinkcollation.maintenance.MaintenanceConfig;
+import io.flinkcollation.maintenance.MaintenanceOptions;
 import io.flinkcollation.metadata.TableCollations;
 import io.flinkcollation.sink.range.CollationRangeShuffle;
 import java.util.ArrayList;
@@ -264,6 +267,15 @@ public final class CollationIcebergSink {
     }
 
     /**
+     * {@code compaction-enabled} ({@code flink-maintenance.rewrite.enabled}): adds the post-commit
+     * maintenance stage that rewrites small files with exact collation bounds
+     * (docs/maintenance.md#in-job-maintenance).
+     */
+    public Builder compaction(boolean enabled) {
+      return set(MaintenanceOptions.COMPACTION_ENABLED.key(), Boolean.toString(enabled));
+    }
+
+    /**
      * Prefix of the operators' uids ({@code <prefix>-writer}, {@code -committer}, {@code -sink}).
      */
     public Builder uidPrefix(String newUidPrefix) {
@@ -290,16 +302,27 @@ public final class CollationIcebergSink {
 
       Map<String, String> icebergOptions = new LinkedHashMap<>();
       Map<String, String> ownOptions = new LinkedHashMap<>();
+      Map<String, String> maintenanceOptions = new LinkedHashMap<>();
       options.forEach(
           (key, value) ->
-              (key.startsWith(CollationSinkOptions.PREFIX) ? ownOptions : icebergOptions)
+              (MaintenanceOptions.isMaintenanceOption(key)
+                      ? maintenanceOptions
+                      : key.startsWith(CollationSinkOptions.PREFIX) ? ownOptions : icebergOptions)
                   .put(key, value));
+      MaintenanceConfig maintenance = MaintenanceConfig.from(maintenanceOptions);
       int maxBoundLength = maxBoundLength(ownOptions);
       checkHonoured(name, icebergOptions);
       boolean declareRunningVersions = declareRunningVersions(ownOptions);
       Configuration jobConf = Configuration.fromMap(flinkConf.toMap());
       FlinkWriteConf conf = new FlinkWriteConf(target, icebergOptions, jobConf);
       String branch = branch(target, conf);
+      Preconditions.checkArgument(
+          !maintenance.anyEnabled() || SnapshotRef.MAIN_BRANCH.equals(branch),
+          "Table %s: in-job maintenance maintains branch main, and the sink writes branch %s;"
+              + " remove '%s' or the maintenance options",
+          name,
+          Quoted.of(branch),
+          FlinkWriteOptions.BRANCH.key());
       conf.dataFileFormat(); // fails early on an unknown write-format
       boolean replace = overwrite || conf.overwriteMode();
       if (replace) {
@@ -358,6 +381,20 @@ public final class CollationIcebergSink {
         written.uid(uidPrefix + "-writer");
         committed.uid(uidPrefix + "-committer");
         sink.uid(uidPrefix + "-sink");
+      }
+      if (maintenance.anyEnabled()) {
+        CompactionStage.append(
+            committed,
+            tableLoader,
+            name,
+            maintenance,
+            icebergOptions,
+            maxBoundLength,
+            mode == DistributionMode.RANGE
+                ? ownOptions.get(CollationSinkOptions.RANGE_COLUMN.key())
+                : null,
+            parallelism,
+            uidPrefix);
       }
       return sink;
     }
