@@ -50,7 +50,8 @@ public final class RangeBenchmark {
       "RangeBenchmark [--rows N (default: 1000000)] [--parallelism N (default: 4)]"
           + " [--slices N (default: 8)] [--checkpoint-ms N (default: 1000)]"
           + " [--probes N (default: 200)] [--warehouse DIR (default: a temporary directory)]"
-          + " [--compaction (each mode again with in-job compaction and snapshot expiry)]";
+          + " [--compaction (each mode again with in-job compaction and snapshot expiry)]"
+          + " [--target-file-size-bytes N (default: the table's, 512 MB)]";
 
   /**
    * The in-job maintenance of the {@code --compaction} runs (docs/maintenance.md): a rewrite after
@@ -84,6 +85,7 @@ public final class RangeBenchmark {
   private final long checkpointMillis;
   private final int probes;
   private boolean compaction;
+  private String targetFileSize;
 
   private RangeBenchmark(
       String warehouse, long rows, int parallelism, long checkpointMillis, int probes) {
@@ -102,7 +104,14 @@ public final class RangeBenchmark {
       parsed =
           ExampleArgs.parse(
               args,
-              Set.of("rows", "parallelism", "slices", "checkpoint-ms", "probes", "warehouse"),
+              Set.of(
+                  "rows",
+                  "parallelism",
+                  "slices",
+                  "checkpoint-ms",
+                  "probes",
+                  "warehouse",
+                  "target-file-size-bytes"),
               Set.of("compaction"));
       if (parsed.getLong("rows", 1) < 1000
           || parsed.getLong("parallelism", 4) < 1
@@ -129,6 +138,9 @@ public final class RangeBenchmark {
             (int) parsed.getLong("probes", 200));
     int slices = (int) parsed.getLong("slices", 8);
     bench.compaction = parsed.flag("compaction");
+    // A compacted table smaller than one target file is one file, which every predicate scans:
+    // a small target makes the files of a short run comparable.
+    bench.targetFileSize = parsed.get("target-file-size-bytes", null);
     System.out.printf(
         "%,d rows, names in random order, parallelism %d, checkpoint every %d ms%n",
         bench.rows, bench.parallelism, bench.checkpointMillis);
@@ -180,6 +192,8 @@ public final class RangeBenchmark {
                 TableIdentifier.of("bench", name)))
         .setAll(options)
         .setAll(compacted ? COMPACTION : Map.of())
+        .setAll(
+            targetFileSize == null ? Map.of() : Map.of("target-file-size-bytes", targetFileSize))
         .append();
     JobExecutionResult result = env.execute("range benchmark: " + label);
 
