@@ -67,6 +67,15 @@ final class CompactionPlanner extends ProcessFunction<Long, RewriteTask> {
 
   @Override
   public void processElement(Long trigger, Context context, Collector<RewriteTask> out) {
+    try {
+      plan(out);
+    } catch (RuntimeException e) {
+      // Maintenance never fails the job that writes the table: planned again at the next trigger.
+      LOG.warn("Table {}: cannot plan a rewrite; trying at the next trigger", table.name(), e);
+    }
+  }
+
+  private void plan(Collector<RewriteTask> out) {
     long now = System.currentTimeMillis();
     inFlight.values().removeIf(plannedAt -> now - plannedAt > IN_FLIGHT_MILLIS);
     table.refresh();

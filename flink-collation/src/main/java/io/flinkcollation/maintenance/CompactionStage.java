@@ -9,7 +9,9 @@ import org.apache.flink.streaming.api.datastream.AsyncDataStream;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.DataStreamSink;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
+import org.apache.flink.util.Collector;
 import org.apache.iceberg.flink.TableLoader;
 
 /**
@@ -41,7 +43,7 @@ public final class CompactionStage {
    *     flink-maintenance.parallelism} is set
    * @param uidPrefix the sink's uid prefix, or null
    */
-  public static void append(
+  public static DataStreamSink<Void> append(
       DataStream<Void> committed,
       TableLoader tableLoader,
       String tableName,
@@ -69,7 +71,7 @@ public final class CompactionStage {
             // Its own task: looking at snapshots and planning never run in the committer's thread.
             .startNewChain();
     uid(triggers, uidPrefix, "trigger");
-    DataStream<?> end = triggers;
+    DataStream<Void> end;
     if (config.compaction()) {
       SingleOutputStreamOperator<RewriteTask> planned =
           triggers
@@ -98,15 +100,28 @@ public final class CompactionStage {
               .setMaxParallelism(1);
       uid(committedRewrites, uidPrefix, "rewrite-committer");
       end = committedRewrites;
+    } else {
+      SingleOutputStreamOperator<Void> noRewrites =
+          triggers.process(new NoRewrite(), BasicTypeInfo.VOID_TYPE_INFO).setParallelism(1);
+      uid(noRewrites, uidPrefix, "no-rewrite");
+      end = noRewrites;
     }
-    DataStreamSink<?> sink = discard(end, "CollationMaintenance(" + tableName + ")");
+    DataStreamSink<Void> sink =
+        end.sinkTo(new DiscardingSink<>())
+            .name("CollationIcebergSink(" + tableName + ")")
+            .setParallelism(1);
     if (uidPrefix != null) {
       sink.uid(uidPrefix + "-maintenance-end");
     }
+    return sink;
   }
 
-  private static <T> DataStreamSink<T> discard(DataStream<T> stream, String name) {
-    return stream.sinkTo(new DiscardingSink<>()).name(name).setParallelism(1);
+  /** The end of a stage without compaction: the trigger emits no rewrites then. */
+  private static final class NoRewrite extends ProcessFunction<Long, Void> {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public void processElement(Long trigger, Context context, Collector<Void> out) {}
   }
 
   private static void uid(SingleOutputStreamOperator<?> operator, String prefix, String name) {

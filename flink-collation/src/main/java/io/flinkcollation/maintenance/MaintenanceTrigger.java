@@ -108,7 +108,13 @@ final class MaintenanceTrigger extends AbstractStreamOperator<Long>
 
   @Override
   public void onProcessingTime(long time) {
-    look(time, false);
+    try {
+      look(time, false);
+    } catch (RuntimeException e) {
+      // A catalog that cannot be read now is read again at the next look; maintenance never
+      // fails the job that writes the table.
+      LOG.warn("Table {}: cannot look at the table's snapshots; trying again", table.name(), e);
+    }
     scheduleNext(time);
   }
 

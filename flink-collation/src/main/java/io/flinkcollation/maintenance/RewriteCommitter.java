@@ -81,6 +81,14 @@ final class RewriteCommitter extends ProcessFunction<GroupRewritten, Void> {
           table.name(),
           rewritten.size(),
           e);
+    } catch (RuntimeException e) {
+      // A catalog that cannot be reached: the files are planned again; the job goes on.
+      metrics.conflicted();
+      LOG.warn(
+          "Table {}: cannot commit the rewrite of {} data files; they are planned again later",
+          table.name(),
+          rewritten.size(),
+          e);
     }
   }
 

@@ -372,18 +372,14 @@ public final class CollationIcebergSink {
                   new CollationFilesCommitter(tableLoader, replace, branch, snapshotProperties))
               .setParallelism(1)
               .setMaxParallelism(1);
-      DataStreamSink<Void> sink =
-          committed
-              .sinkTo(new DiscardingSink<>())
-              .name("CollationIcebergSink(" + name + ")")
-              .setParallelism(1);
       if (uidPrefix != null) {
         written.uid(uidPrefix + "-writer");
         committed.uid(uidPrefix + "-committer");
-        sink.uid(uidPrefix + "-sink");
       }
       if (maintenance.anyEnabled()) {
-        CompactionStage.append(
+        // The stage ends the job's graph, so that SQL, which keeps what leads to the returned
+        // sink, keeps it too.
+        return CompactionStage.append(
             committed,
             tableLoader,
             name,
@@ -395,6 +391,14 @@ public final class CollationIcebergSink {
                 : null,
             parallelism,
             uidPrefix);
+      }
+      DataStreamSink<Void> sink =
+          committed
+              .sinkTo(new DiscardingSink<>())
+              .name("CollationIcebergSink(" + name + ")")
+              .setParallelism(1);
+      if (uidPrefix != null) {
+        sink.uid(uidPrefix + "-sink");
       }
       return sink;
     }

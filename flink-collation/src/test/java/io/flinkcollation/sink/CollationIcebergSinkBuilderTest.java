@@ -216,11 +216,11 @@ class CollationIcebergSinkBuilderTest {
 
   @Test
   void everyOptionIsHonouredOrRefused() {
-    assertThatThrownBy(() -> sink("users").set("compaction-enabled", "true").append())
+    assertThatThrownBy(() -> sink("users").set("table-refresh-interval", "1 min").append())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageStartingWith(
             "Table test.db.users: the collation sink does not support the Iceberg write option"
-                + " 'compaction-enabled'; remove it (supported: [branch,"
+                + " 'table-refresh-interval'; remove it (supported: [branch,"
                 + " compression-codec,");
     assertThatThrownBy(
             () -> sink("users").set("range-distribution-statistics-type", "Map").append())
