@@ -54,7 +54,24 @@ public final class RangeBenchmark {
       "RangeBenchmark [--rows N (default: 1000000)] [--parallelism N (default: 4)]"
           + " [--slices N (default: 8)] [--checkpoint-ms N (default: 1000)]"
           + " [--probes N (default: 200)] [--warehouse DIR (default: a temporary directory)]"
-          + " [--plot-dir DIR (default: no pictures)]";
+          + " [--plot-dir DIR (default: no pictures)]"
+          + " [--compaction (each mode again with in-job compaction and snapshot expiry)]"
+          + " [--target-file-size-bytes N (default: the table's, 512 MB)]";
+
+  /**
+   * The in-job maintenance of the {@code --compaction} runs (docs/maintenance.md): a rewrite after
+   * every 10 commits (10 s at the default checkpoint) and at the end of input, snapshots expired
+   * past a minute, 10 kept.
+   */
+  static final Map<String, String> COMPACTION =
+      Map.of(
+          "compaction-enabled", "true",
+          "flink-maintenance.rate-limit-seconds", "5",
+          "flink-maintenance.rewrite.schedule.commit-count", "10",
+          "flink-maintenance.expire-snapshots.enabled", "true",
+          "flink-maintenance.expire-snapshots.schedule.interval-second", "10",
+          "flink-maintenance.expire-snapshots.max-snapshot-age-seconds", "60",
+          "flink-maintenance.expire-snapshots.retain-last", "10");
 
   private static final String COLLATION = "icu.en_US-ci-ai";
   private static final Schema SCHEMA =
@@ -73,6 +90,8 @@ public final class RangeBenchmark {
   private final long checkpointMillis;
   private final int probes;
   private String plotDir;
+  private boolean compaction;
+  private String targetFileSize;
 
   private RangeBenchmark(
       String warehouse, long rows, int parallelism, long checkpointMillis, int probes) {
@@ -98,8 +117,9 @@ public final class RangeBenchmark {
                   "checkpoint-ms",
                   "probes",
                   "warehouse",
-                  "plot-dir"),
-              Set.of());
+                  "plot-dir",
+                  "target-file-size-bytes"),
+              Set.of("compaction"));
       if (parsed.getLong("rows", 1) < 1000
           || parsed.getLong("parallelism", 4) < 1
           || parsed.getLong("slices", 8) < 1
@@ -125,12 +145,16 @@ public final class RangeBenchmark {
             (int) parsed.getLong("probes", 200));
     int slices = (int) parsed.getLong("slices", 8);
     bench.plotDir = parsed.get("plot-dir", null);
+    bench.compaction = parsed.flag("compaction");
+    // A compacted table smaller than one target file is one file, which every predicate scans:
+    // a small target makes the files of a short run comparable.
+    bench.targetFileSize = parsed.get("target-file-size-bytes", null);
     System.out.printf(
         "%,d rows, names in random order, parallelism %d, checkpoint every %d ms%n",
         bench.rows, bench.parallelism, bench.checkpointMillis);
     System.out.printf(
-        "%-22s %7s %12s  %6s %15s%n",
-        "distribution", "files", "rows/s", "scanned", "after 2 commits");
+        "%-36s %7s %12s  %6s %15s %9s%n",
+        "distribution", "files", "rows/s", "scanned", "after 2 commits", "snapshots");
     bench.run("none", Map.of());
     bench.run(
         "range, 1 slice", Map.of("distribution-mode", "range", "collation.range.column", "name"));
@@ -146,6 +170,13 @@ public final class RangeBenchmark {
   }
 
   private void run(String label, Map<String, String> options) throws Exception {
+    run(label, options, false);
+    if (compaction) {
+      run(label + ", compaction", options, true);
+    }
+  }
+
+  private void run(String label, Map<String, String> options, boolean compacted) throws Exception {
     String name = "t" + label.replaceAll("[^a-z0-9]", "");
     Table table =
         catalog.createTable(
@@ -168,6 +199,9 @@ public final class RangeBenchmark {
                 CatalogLoader.hadoop("bench", new Configuration(), Map.of("warehouse", warehouse)),
                 TableIdentifier.of("bench", name)))
         .setAll(options)
+        .setAll(compacted ? COMPACTION : Map.of())
+        .setAll(
+            targetFileSize == null ? Map.of() : Map.of("target-file-size-bytes", targetFileSize))
         .append();
     JobExecutionResult result = env.execute("range benchmark: " + label);
 
@@ -203,14 +237,15 @@ public final class RangeBenchmark {
       steadyScanned += steadyFiles == 0 ? 0 : (double) steady / steadyFiles;
     }
     System.out.printf(
-        "%-22s %7d %12.0f  %5.1f%% %15s%n",
+        "%-36s %7d %12.0f  %5.1f%% %15s %9d%n",
         label,
         files,
         rows * 1000.0 / result.getNetRuntime(),
         100 * scanned / probes,
         steadyFiles == 0
             ? "n/a"
-            : String.format("%.1f%% of %d", 100 * steadyScanned / probes, steadyFiles));
+            : String.format("%.1f%% of %d", 100 * steadyScanned / probes, steadyFiles),
+        snapshots.size());
   }
 
   /** A pseudo-name of the id: two to four syllables, so millions of distinct names. */

@@ -36,15 +36,15 @@ import java.util.Optional;
  * ranks are also checked against the collator: every neighbouring pair of ranks must stay ordered
  * when the lower one is followed by the highest-ranked character.
  *
- * <p>First primaries (docs/tracker.md): the first primary weight of a whole value decides
- * its order against any value with another one, at every strength. They are given in a rank space
- * of their own where every primary has a place: 0 for none at all (an empty or ignorable value), 2r
- * for the primary of rank r, 2r + 1 for one strictly between ranks r and r + 1 (or beyond the last
- * one). {@link #firstPrimaryRange} bounds the first primary of any value that starts with a
- * character, whatever follows it: exactly for a ranked character, and over its own mapping and
- * every contraction it (or its decomposition) starts for a contraction starter, an expansion
- * ({@code ß}, Hangul syllables) or a character with a prefix mapping; {@link #firstPrimaryRank}
- * gives the exact first primary of one value. Immutable and thread-safe.
+ * <p>First primaries (docs/tracker.md): the first primary weight of a whole value decides its order
+ * against any value with another one, at every strength. They are given in a rank space of their
+ * own where every primary has a place: 0 for none at all (an empty or ignorable value), 2r for the
+ * primary of rank r, 2r + 1 for one strictly between ranks r and r + 1 (or beyond the last one).
+ * {@link #firstPrimaryRange} bounds the first primary of any value that starts with a character,
+ * whatever follows it: exactly for a ranked character, and over its own mapping and every
+ * contraction it (or its decomposition) starts for a contraction starter, an expansion ({@code ß},
+ * Hangul syllables) or a character with a prefix mapping; {@link #firstPrimaryRank} gives the exact
+ * first primary of one value. Immutable and thread-safe.
  *
  * <p>Not part of the supported API ({@link io.flinkcollation.api.PublicApi}): public for other
  * packages of this project only.

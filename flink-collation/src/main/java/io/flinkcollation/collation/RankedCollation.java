@@ -4,8 +4,8 @@ import java.util.Optional;
 
 /**
  * A collation that offers its {@link PrimaryRanks}: they let a bounds tracker decide most values
- * from their UTF-8 bytes without a comparator (docs/tracker.md). The writer asks for them
- * with {@link PrimaryRanks#offeredBy}; a collation that is not a {@code RankedCollation} (any
+ * from their UTF-8 bytes without a comparator (docs/tracker.md). The writer asks for them with
+ * {@link PrimaryRanks#offeredBy}; a collation that is not a {@code RankedCollation} (any
  * third-party provider's) gets exact bounds all the same, from its comparator alone, only slower.
  *
  * <p>Implemented by the {@code icu} provider's collations. Offer ranks only when the comparator is

@@ -1,6 +1,5 @@
 package io.flinkcollation.maintenance;
 
-import io.flinkcollation.commit.KnownBoundsCommit;
 import io.flinkcollation.metadata.CollationMetric;
 import io.flinkcollation.metadata.TableCollations;
 import io.flinkcollation.sink.CollationSinkOptions;
@@ -19,10 +18,8 @@ import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.util.Preconditions;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileScanTask;
-import org.apache.iceberg.RewriteFiles;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.exceptions.CommitStateUnknownException;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.flink.FlinkSchemaUtil;
@@ -82,6 +79,7 @@ public final class RewriteCollatedFiles {
   private int minInputFiles = DEFAULT_MIN_INPUT_FILES;
   private Long maxFileGroupSizeBytes;
   private String sortBy;
+  private Predicate<DataFile> skipped = file -> false;
 
   private RewriteCollatedFiles(Table table) {
     this.table = Preconditions.checkNotNull(table, "Cannot rewrite files: table is null");
@@ -114,6 +112,12 @@ public final class RewriteCollatedFiles {
   public RewriteCollatedFiles set(String key, String value) {
     Preconditions.checkArgument(key != null, "Cannot set an option with a null key");
     writeOptions.put(key, value);
+    return this;
+  }
+
+  /** Skips the data files that {@code skipped} takes (files another rewrite has in flight). */
+  RewriteCollatedFiles skip(Predicate<DataFile> skipped) {
+    this.skipped = this.skipped.or(skipped);
     return this;
   }
 
@@ -216,7 +220,9 @@ public final class RewriteCollatedFiles {
             : sortBy != null
                 ? DEFAULT_SORTED_FILE_GROUP_SIZE_BYTES
                 : DEFAULT_MAX_FILE_GROUP_SIZE_BYTES;
-    return RewritePlan.plan(table, snapshot, filter, selection, groupSize, keepGroup);
+    Predicate<DataFile> notSkipped = skipped.negate();
+    return RewritePlan.plan(
+        table, snapshot, filter, notSkipped.and(selection), groupSize, keepGroup);
   }
 
   /** Plans on the current snapshot, rewrites and commits. */
@@ -250,7 +256,7 @@ public final class RewriteCollatedFiles {
         added.addAll(rewriter.rewrite(group));
       }
     } catch (RuntimeException e) {
-      deleteQuietly(added, e);
+      RewriteCommit.deleteQuietly(table, added, e);
       throw e;
     }
     return commit(plan, writers, added);
@@ -258,41 +264,9 @@ public final class RewriteCollatedFiles {
 
   private RewriteResult commit(
       RewritePlan plan, CollationTaskWriterFactory writers, List<DataFile> written) {
-    List<DataFile> added = new ArrayList<>(written.size());
-    try {
-      // Bounds of a metric dropped while the rewrite ran are not committed (as in the sink), also
-      // when it is dropped while Iceberg commits.
-      KnownBoundsCommit.commit(
-          table,
-          "the rewrite",
-          bounds -> {
-            added.clear();
-            written.forEach(file -> added.add(bounds.keep(file, writers.spec())));
-            RewriteFiles rewrite =
-                table
-                    .newRewrite()
-                    .validateFromSnapshot(plan.snapshotId())
-                    // New files keep the planned data sequence number, so equality deletes
-                    // committed after the plan still apply to their rows (as in Iceberg's own
-                    // rewrite).
-                    .dataSequenceNumber(plan.sequenceNumber());
-            plan.files().forEach(rewrite::deleteFile);
-            added.forEach(rewrite::addFile);
-            return rewrite;
-          });
-    } catch (CommitStateUnknownException e) {
-      // The commit may have succeeded: the written files may be live, so they stay.
-      throw e;
-    } catch (RuntimeException e) {
-      deleteQuietly(written, e);
-      throw new IllegalStateException(
-          String.format(
-              "Cannot commit the rewrite of %d data files of table %s planned on snapshot %d: %s."
-                  + " Nothing was committed and the new files were deleted; plan and run the"
-                  + " rewrite again",
-              plan.files().size(), table.name(), plan.snapshotId(), e.getMessage()),
-          e);
-    }
+    List<DataFile> added =
+        RewriteCommit.commit(
+            table, plan.snapshotId(), plan.sequenceNumber(), plan.files(), written, writers.spec());
     table.refresh();
     RewriteResult result =
         new RewriteResult(
@@ -316,15 +290,5 @@ public final class RewriteCollatedFiles {
             conf.maxBoundLength());
     writers.initialize(0, 0, tracker -> {});
     return writers;
-  }
-
-  private void deleteQuietly(List<DataFile> files, Exception cause) {
-    for (DataFile file : files) {
-      try {
-        table.io().deleteFile(file.location());
-      } catch (RuntimeException e) {
-        cause.addSuppressed(e);
-      }
-    }
   }
 }

@@ -9,6 +9,7 @@ import java.util.NavigableMap;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Consumer;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.runtime.state.StateInitializationContext;
@@ -44,14 +45,15 @@ import org.slf4j.LoggerFactory;
  * attempts ({@link KnownBoundsCommit}). Concurrent commits by other writers are retried by
  * Iceberg's snapshot producer ({@code commit.retry.*} table properties).
  */
-final class CollationFilesCommitter extends AbstractStreamOperator<Void>
+@Internal
+public final class CollationFilesCommitter extends AbstractStreamOperator<Void>
     implements OneInputStreamOperator<WrittenFiles, Void>, BoundedOneInput {
   private static final long serialVersionUID = 1L;
   private static final Logger LOG = LoggerFactory.getLogger(CollationFilesCommitter.class);
 
-  static final String JOB_ID = "flink.job-id";
-  static final String OPERATOR_ID = "flink.operator-id";
-  static final String MAX_COMMITTED = "flink.max-committed-checkpoint-id";
+  public static final String JOB_ID = "flink.job-id";
+  public static final String OPERATOR_ID = "flink.operator-id";
+  public static final String MAX_COMMITTED = "flink.max-committed-checkpoint-id";
 
   /** The summary keys of the exactly-once contract; a snapshot property must not set them. */
   static final Set<String> EXACTLY_ONCE_KEYS = Set.of(JOB_ID, OPERATOR_ID, MAX_COMMITTED);

@@ -1,6 +1,9 @@
 package io.flinkcollation.sink;
 
 import io.flinkcollation.collation.Quoted;
+import io.flinkcollation.maintenance.CompactionStage;
+import io.flinkcollation.maintenance.MaintenanceConfig;
+import io.flinkcollation.maintenance.MaintenanceOptions;
 import io.flinkcollation.metadata.RunningVersions;
 import io.flinkcollation.metadata.TableCollations;
 import io.flinkcollation.sink.range.CollationRangeShuffle;
@@ -265,6 +268,15 @@ public final class CollationIcebergSink {
     }
 
     /**
+     * {@code compaction-enabled} ({@code flink-maintenance.rewrite.enabled}): adds the post-commit
+     * maintenance stage that rewrites small files with exact collation bounds
+     * (docs/maintenance.md#in-job-maintenance).
+     */
+    public Builder compaction(boolean enabled) {
+      return set(MaintenanceOptions.COMPACTION_ENABLED.key(), Boolean.toString(enabled));
+    }
+
+    /**
      * Prefix of the operators' uids ({@code <prefix>-writer}, {@code -committer}, {@code -sink}).
      */
     public Builder uidPrefix(String newUidPrefix) {
@@ -288,9 +300,25 @@ public final class CollationIcebergSink {
       String name = target.name();
       checkCollations(target);
       RowType rowType = rowType(target);
+      // Maintenance options configure the stage after the committer (docs/maintenance.md); the
+      // write options configure the writers and the committer (docs/options.md).
+      Map<String, String> writeOptions = new LinkedHashMap<>();
+      Map<String, String> maintenanceOptions = new LinkedHashMap<>();
+      options.forEach(
+          (key, value) ->
+              (MaintenanceOptions.isMaintenanceOption(key) ? maintenanceOptions : writeOptions)
+                  .put(key, value));
+      MaintenanceConfig maintenance = MaintenanceConfig.from(maintenanceOptions);
       CollationWriteConf conf =
-          CollationWriteConf.of(target, options, flinkConf, CollationWriteConf.Writer.SINK);
+          CollationWriteConf.of(target, writeOptions, flinkConf, CollationWriteConf.Writer.SINK);
       String branch = branch(target, conf);
+      Preconditions.checkArgument(
+          !maintenance.anyEnabled() || SnapshotRef.MAIN_BRANCH.equals(branch),
+          "Table %s: in-job maintenance maintains branch main, and the sink writes branch %s;"
+              + " remove '%s' or the maintenance options",
+          name,
+          Quoted.of(branch),
+          FlinkWriteOptions.BRANCH.key());
       boolean replace = overwrite || conf.overwriteMode();
       if (replace) {
         checkOverwriteAllowed(name);
@@ -332,14 +360,30 @@ public final class CollationIcebergSink {
                   new CollationFilesCommitter(tableLoader, replace, branch, snapshotProperties))
               .setParallelism(1)
               .setMaxParallelism(1);
+      if (uidPrefix != null) {
+        written.uid(uidPrefix + "-writer");
+        committed.uid(uidPrefix + "-committer");
+      }
+      if (maintenance.anyEnabled()) {
+        // The stage ends the job's graph, so that SQL, which keeps what leads to the returned
+        // sink, keeps it too.
+        return CompactionStage.append(
+            committed,
+            tableLoader,
+            name,
+            maintenance,
+            conf.icebergOptions(),
+            conf.maxBoundLength(),
+            mode == DistributionMode.RANGE ? conf.rangeColumn() : null,
+            parallelism,
+            uidPrefix);
+      }
       DataStreamSink<Void> sink =
           committed
               .sinkTo(new DiscardingSink<>())
               .name("CollationIcebergSink(" + name + ")")
               .setParallelism(1);
       if (uidPrefix != null) {
-        written.uid(uidPrefix + "-writer");
-        committed.uid(uidPrefix + "-committer");
         sink.uid(uidPrefix + "-sink");
       }
       return sink;

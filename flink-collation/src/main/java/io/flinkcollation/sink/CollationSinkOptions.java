@@ -105,13 +105,7 @@ public final class CollationSinkOptions {
 
   /** Iceberg's Flink write options the collation sink does not implement; refused when set. */
   static final Set<String> NOT_SUPPORTED =
-      keys(
-          List.of(
-              FlinkWriteOptions.COMPACTION_ENABLE,
-              FlinkWriteOptions.EXPIRE_SNAPSHOTS_ENABLE,
-              FlinkWriteOptions.DELETE_ORPHAN_FILES_ENABLE,
-              FlinkWriteOptions.TABLE_REFRESH_INTERVAL,
-              FlinkWriteOptions.UID_SUFFIX));
+      keys(List.of(FlinkWriteOptions.TABLE_REFRESH_INTERVAL, FlinkWriteOptions.UID_SUFFIX));
 
   private CollationSinkOptions() {}
 

@@ -1,6 +1,7 @@
 package io.flinkcollation.sink;
 
 import io.flinkcollation.collation.Quoted;
+import io.flinkcollation.maintenance.MaintenanceOptions;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -301,6 +302,11 @@ public final class CollationWriteConf {
     for (String key : keys) {
       Entry entry = BY_KEY.get(key);
       if (entry != null && entry.writers.contains(writer)) {
+        continue;
+      }
+      if (writer == Writer.SINK && MaintenanceOptions.isMaintenanceOption(key)) {
+        // The group of the sink's maintenance stage, typed in MaintenanceConfig
+        // (docs/maintenance.md#in-job-maintenance).
         continue;
       }
       String kind =

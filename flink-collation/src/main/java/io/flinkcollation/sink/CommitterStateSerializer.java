@@ -30,17 +30,17 @@ public final class CommitterStateSerializer extends StatelessSerializer<Committe
   public static final CommitterStateSerializer INSTANCE = new CommitterStateSerializer();
 
   @Override
-  int formatVersion() {
+  protected int formatVersion() {
     return FORMAT_VERSION;
   }
 
   @Override
-  String what() {
+  protected String what() {
     return "collation committer state";
   }
 
   @Override
-  void write(CommitterState state, DataOutputView target) throws IOException {
+  protected void write(CommitterState state, DataOutputView target) throws IOException {
     writeString(state.jobId(), target);
     target.writeInt(state.pending().size());
     for (Map.Entry<Long, List<WrittenFiles>> entry : state.pending().entrySet()) {
@@ -53,7 +53,7 @@ public final class CommitterStateSerializer extends StatelessSerializer<Committe
   }
 
   @Override
-  CommitterState read(int version, DataInputView source) throws IOException {
+  protected CommitterState read(int version, DataInputView source) throws IOException {
     String jobId = readString(source);
     int checkpoints = source.readInt();
     Map<Long, List<WrittenFiles>> pending = new TreeMap<>();

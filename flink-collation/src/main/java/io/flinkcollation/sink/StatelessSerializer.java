@@ -2,28 +2,30 @@ package io.flinkcollation.sink;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 
 /**
- * What the sink's serializers share: immutable records, no configuration, a format version at the
- * start of every record, and length-prefixed UTF-8 strings.
+ * What the serializers of the sink and the maintenance stage share: immutable records, no
+ * configuration, a format version at the start of every record, and length-prefixed UTF-8 strings.
  */
-abstract class StatelessSerializer<T> extends TypeSerializer<T> {
+@Internal
+public abstract class StatelessSerializer<T> extends TypeSerializer<T> {
   private static final long serialVersionUID = 1L;
 
   /** The format version this serializer writes; it reads every version from 1 up to it. */
-  abstract int formatVersion();
+  protected abstract int formatVersion();
 
   /** What a record is, for the error on a version this release cannot read. */
-  abstract String what();
+  protected abstract String what();
 
   /** Writes the record after its format version. */
-  abstract void write(T record, DataOutputView target) throws IOException;
+  protected abstract void write(T record, DataOutputView target) throws IOException;
 
   /** Reads a record of format {@code version} (1 to {@link #formatVersion()}). */
-  abstract T read(int version, DataInputView source) throws IOException;
+  protected abstract T read(int version, DataInputView source) throws IOException;
 
   @Override
   public final void serialize(T record, DataOutputView target) throws IOException {
@@ -100,13 +102,13 @@ abstract class StatelessSerializer<T> extends TypeSerializer<T> {
     return getClass().hashCode();
   }
 
-  static void writeString(String value, DataOutputView target) throws IOException {
+  protected static void writeString(String value, DataOutputView target) throws IOException {
     byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
     target.writeInt(bytes.length);
     target.write(bytes);
   }
 
-  static String readString(DataInputView source) throws IOException {
+  protected static String readString(DataInputView source) throws IOException {
     byte[] bytes = new byte[source.readInt()];
     source.readFully(bytes);
     return new String(bytes, StandardCharsets.UTF_8);

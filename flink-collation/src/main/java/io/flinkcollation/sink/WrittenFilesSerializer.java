@@ -44,17 +44,17 @@ public final class WrittenFilesSerializer extends StatelessSerializer<WrittenFil
   public static final WrittenFilesSerializer INSTANCE = new WrittenFilesSerializer();
 
   @Override
-  int formatVersion() {
+  protected int formatVersion() {
     return FORMAT_VERSION;
   }
 
   @Override
-  String what() {
+  protected String what() {
     return "written data files";
   }
 
   @Override
-  void write(WrittenFiles record, DataOutputView target) throws IOException {
+  protected void write(WrittenFiles record, DataOutputView target) throws IOException {
     PartitionSpec spec = record.spec();
     writeString(SchemaParser.toJson(spec.schema()), target);
     writeString(PartitionSpecParser.toJson(spec), target);
@@ -69,7 +69,7 @@ public final class WrittenFilesSerializer extends StatelessSerializer<WrittenFil
   }
 
   @Override
-  WrittenFiles read(int version, DataInputView source) throws IOException {
+  protected WrittenFiles read(int version, DataInputView source) throws IOException {
     if (version == 1) {
       source.readLong(); // the writer's checkpoint id, never used
     }

@@ -1,5 +1,6 @@
 package io.flinkcollation.sql;
 
+import io.flinkcollation.maintenance.MaintenanceOptions;
 import io.flinkcollation.metadata.TableCollations;
 import io.flinkcollation.metadata.UpdateCollations;
 import io.flinkcollation.sink.CollationSinkOptions;
@@ -120,6 +121,7 @@ public class CollationTableFactory implements DynamicTableSinkFactory, DynamicTa
     options.add(CATALOG_TABLE);
     options.addAll(CollationSinkOptions.OWN_OPTIONS);
     options.addAll(CollationSinkOptions.HONOURED_OPTIONS);
+    options.addAll(MaintenanceOptions.OPTIONS);
     return options;
   }
 
@@ -205,7 +207,9 @@ public class CollationTableFactory implements DynamicTableSinkFactory, DynamicTa
                   && !SourceCatalog.KEY.equals(key)
                   // The collation sink refuses options it does not honour; the other options of a
                   // table are its connector and catalog settings.
-                  && (!collated || CollationSinkOptions.isWriteOption(key))) {
+                  && (!collated
+                      || CollationSinkOptions.isWriteOption(key)
+                      || MaintenanceOptions.isMaintenanceOption(key))) {
                 writeOptions.put(key, value);
               }
             });

@@ -35,9 +35,9 @@ import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
  * {@code io.flinkcollation.sink.writer.StoredStrings}). Bounds are decoded from those bytes, never
  * taken from a string an engine keeps beside them.
  *
- * <p>Cost (docs/tracker.md). With the collation's {@link PrimaryRanks}, most values are
- * decided without the collator: the range of the first primary weight of values that start with its
- * first character ({@link FirstCharacterFilter}: one bit per BMP character, cached for the current
+ * <p>Cost (docs/tracker.md). With the collation's {@link PrimaryRanks}, most values are decided
+ * without the collator: the range of the first primary weight of values that start with its first
+ * character ({@link FirstCharacterFilter}: one bit per BMP character, cached for the current
  * bounds' exact first primaries) tells whether it alone puts a value strictly inside, as it does
  * for most values of a long file, or makes it a new bound by a primary difference, contraction
  * starters and expansions included; a value the bit leaves open gets the exact first primary of its

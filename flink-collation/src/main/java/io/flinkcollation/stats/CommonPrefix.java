@@ -4,9 +4,9 @@ import java.util.Arrays;
 
 /**
  * The common prefix of a value and a bound, in bytes: where a tracker's ranks walk against that
- * bound starts (docs/tracker.md). Most values depart from a bound within their first bytes,
- * but values with a long common prefix (URLs, paths, codes) share dozens of bytes with both bounds,
- * and every such value is compared over all of them.
+ * bound starts (docs/tracker.md). Most values depart from a bound within their first bytes, but
+ * values with a long common prefix (URLs, paths, codes) share dozens of bytes with both bounds, and
+ * every such value is compared over all of them.
  */
 final class CommonPrefix {
 

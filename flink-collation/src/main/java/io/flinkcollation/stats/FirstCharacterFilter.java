@@ -4,10 +4,10 @@ import io.flinkcollation.collation.PrimaryRanks;
 import java.util.Arrays;
 
 /**
- * The bit per first character of a {@link CollationBoundsTracker} (docs/tracker.md): whether
- * a value starting with that character lies strictly between the current bounds by its first
- * primary alone, whatever follows, as it does for most values of a long file. The bits are the
- * characters' {@link PrimaryRanks#firstPrimaryRange} tested against the bounds' first primaries.
+ * The bit per first character of a {@link CollationBoundsTracker} (docs/tracker.md): whether a
+ * value starting with that character lies strictly between the current bounds by its first primary
+ * alone, whatever follows, as it does for most values of a long file. The bits are the characters'
+ * {@link PrimaryRanks#firstPrimaryRange} tested against the bounds' first primaries.
  *
  * <p>Kept so that the common case reads no memory but this object, its tracker and the value: two
  * words for ASCII, rebuilt when a bound's first primary changes; for the other first characters of

@@ -3,13 +3,12 @@ package io.flinkcollation.stats;
 import java.util.Arrays;
 
 /**
- * Where a {@link CollationBoundsTracker}'s bounds part (docs/tracker.md): how many leading
- * bytes they share, and for a value that holds all of them and departs from both bounds right there
- * (most values with a long common prefix: URLs, paths), where its ranks walk starts and each
- * bound's rank at that point. Recomputed when a bound moves, so that such values are decided by one
- * rank where the bounds part, against the bounds' ranks kept there. The tracker reads the fields
- * directly: they are its state, kept in a class of their own to keep the tracker readable. Not
- * thread-safe.
+ * Where a {@link CollationBoundsTracker}'s bounds part (docs/tracker.md): how many leading bytes
+ * they share, and for a value that holds all of them and departs from both bounds right there (most
+ * values with a long common prefix: URLs, paths), where its ranks walk starts and each bound's rank
+ * at that point. Recomputed when a bound moves, so that such values are decided by one rank where
+ * the bounds part, against the bounds' ranks kept there. The tracker reads the fields directly:
+ * they are its state, kept in a class of their own to keep the tracker readable. Not thread-safe.
  */
 final class PartingPoint {
   // How many leading bytes the bounds share (-1: the same bytes), so that a value's mismatch with

@@ -8,8 +8,8 @@ import java.util.Arrays;
  * A {@link CollationBoundsTracker}'s current minimum or maximum: its bytes (own copy, reused), its
  * {@link String} when known (decoded only when the comparator needs it), the ranks of its leading
  * characters ({@link PrimaryRanks#next}) and its first primary, and a value's order against it as
- * far as those ranks tell (docs/tracker.md). The tracker reads its fields directly: they are
- * its state, kept in a class of their own to keep the tracker readable. Not thread-safe.
+ * far as those ranks tell (docs/tracker.md). The tracker reads its fields directly: they are its
+ * state, kept in a class of their own to keep the tracker readable. Not thread-safe.
  */
 final class RankedBound {
   // A value's order against a bound as far as a ranks walk can tell: still walking, strictly less,

@@ -8,10 +8,10 @@ import static io.flinkcollation.stats.RankedBound.UNDECIDED;
 import io.flinkcollation.collation.PrimaryRanks;
 
 /**
- * The ranks walk of a {@link CollationBoundsTracker} (docs/tracker.md): a value's primary
- * ranks ({@link PrimaryRanks#next}) against those of a bound, from where the value departs from
- * that bound and only until they differ, which tells the value's order against the bound as far as
- * the ranks can: {@link RankedBound#LESS}, {@link RankedBound#GREATER}, or {@link
+ * The ranks walk of a {@link CollationBoundsTracker} (docs/tracker.md): a value's primary ranks
+ * ({@link PrimaryRanks#next}) against those of a bound, from where the value departs from that
+ * bound and only until they differ, which tells the value's order against the bound as far as the
+ * ranks can: {@link RankedBound#LESS}, {@link RankedBound#GREATER}, or {@link
  * RankedBound#UNDECIDED} (a character the ranks leave out, or equal primary weights: the collator
  * must tell). Reads the tracker's bounds, never changes them; allocates nothing. Not thread-safe.
  */

@@ -286,11 +286,11 @@ class CollationIcebergSinkBuilderTest {
 
   @Test
   void everyOptionIsHonouredOrRefused() {
-    assertThatThrownBy(() -> sink("users").set("compaction-enabled", "true").append())
+    assertThatThrownBy(() -> sink("users").set("table-refresh-interval", "1 min").append())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage(
             "Table test.db.users: the collation sink does not support the write option"
-                + " 'compaction-enabled'; remove it (options it takes: "
+                + " 'table-refresh-interval'; remove it (options it takes: "
                 + SINK_KEYS
                 + ")");
     assertThatThrownBy(

@@ -147,12 +147,12 @@ class CollationBoundsTrackerEquivalenceTest {
   }
 
   /**
-   * The families the writer is measured on (docs/tracker.md), each under the collations that
-   * treat its characters specially: files of values that share long prefixes (URLs, or random
-   * pieces of the family) and depart from each other and from the bounds at every kind of piece,
-   * contraction starters, combining marks and spaces included; low and high cardinality, sorted
-   * runs. Two files in five branch off the bounds ({@link #branchingFile}), so that values depart
-   * from the minimum and from the maximum at very different places, each walked from its own.
+   * The families the writer is measured on (docs/tracker.md), each under the collations that treat
+   * its characters specially: files of values that share long prefixes (URLs, or random pieces of
+   * the family) and depart from each other and from the bounds at every kind of piece, contraction
+   * starters, combining marks and spaces included; low and high cardinality, sorted runs. Two files
+   * in five branch off the bounds ({@link #branchingFile}), so that values depart from the minimum
+   * and from the maximum at very different places, each walked from its own.
    */
   @ParameterizedTest(name = "{0} under {1}")
   @MethodSource("families")
@@ -369,13 +369,13 @@ class CollationBoundsTrackerEquivalenceTest {
 
   /**
    * Values that depart from the bounds at every byte of their first eight-byte words and just past
-   * them (docs/tracker.md: bytes are compared eight at a time, the last ones by an
-   * overlapping or a masked load; a walk resumes right after an ASCII character that looks at
-   * nothing after it, or backs up over a starter or a space): every value of a file is one stem of
-   * the family cut at a random character and continued with random pieces, so that values and
-   * bounds share 0 to 7, exactly 8 and 9 or more bytes, end inside each other's first word or past
-   * it, are prefixes of each other, and depart from both bounds at the same byte or at different
-   * bytes, at contraction starters, combining marks and spaces too.
+   * them (docs/tracker.md: bytes are compared eight at a time, the last ones by an overlapping or a
+   * masked load; a walk resumes right after an ASCII character that looks at nothing after it, or
+   * backs up over a starter or a space): every value of a file is one stem of the family cut at a
+   * random character and continued with random pieces, so that values and bounds share 0 to 7,
+   * exactly 8 and 9 or more bytes, end inside each other's first word or past it, are prefixes of
+   * each other, and depart from both bounds at the same byte or at different bytes, at contraction
+   * starters, combining marks and spaces too.
    */
   @ParameterizedTest(name = "{0} under {1}")
   @MethodSource("wordBoundaryFamilies")
@@ -412,13 +412,13 @@ class CollationBoundsTrackerEquivalenceTest {
   }
 
   /**
-   * Values that depart from the minimum right where the bounds part (docs/tracker.md: the
-   * maximum's byte there is compared alone before any more of its bytes, and one walk serves both
-   * bounds from there), the bounds sharing 0 to 24 bytes: each file starts with two values that
-   * share exactly that many bytes (letters, spaces and contraction starters) and part at a letter;
-   * then come values that part there too, with the minimum's letter, the maximum's (so they share
-   * more with the maximum), another one or none (they end there), values equal in bytes to a bound,
-   * and a bound's bytes cut short at any character or continued.
+   * Values that depart from the minimum right where the bounds part (docs/tracker.md: the maximum's
+   * byte there is compared alone before any more of its bytes, and one walk serves both bounds from
+   * there), the bounds sharing 0 to 24 bytes: each file starts with two values that share exactly
+   * that many bytes (letters, spaces and contraction starters) and part at a letter; then come
+   * values that part there too, with the minimum's letter, the maximum's (so they share more with
+   * the maximum), another one or none (they end there), values equal in bytes to a bound, and a
+   * bound's bytes cut short at any character or continued.
    */
   @ParameterizedTest(name = "{0} under {1}")
   @MethodSource("partingFamilies")
@@ -478,16 +478,16 @@ class CollationBoundsTrackerEquivalenceTest {
   }
 
   /**
-   * Values around the bytes two bounds share when those are eight or more (docs/tracker.md:
-   * a value that holds them is tested against them in one piece and decided from its rank where the
-   * bounds part, against the bounds' ranks there, kept while the bounds stay): each file starts
-   * with two values that share a URL-like prefix and part right after it, within a character
-   * ({@code é}/{@code ê}), after a contraction starter (Czech {@code c}, Danish {@code a}, Swedish
-   * {@code a} before a combining ring, traditional Spanish {@code l}), after a space (PAD SPACE
-   * under {@code -rtrim}) or a CJK starter ({@code 重}); then come values that depart at the parting
-   * byte, one before or after it and at every character of the prefix, the bounds' own bytes, the
-   * prefix alone or cut short, and values that move the bounds (so that what is kept for the
-   * parting point is refreshed), in order or shuffled.
+   * Values around the bytes two bounds share when those are eight or more (docs/tracker.md: a value
+   * that holds them is tested against them in one piece and decided from its rank where the bounds
+   * part, against the bounds' ranks there, kept while the bounds stay): each file starts with two
+   * values that share a URL-like prefix and part right after it, within a character ({@code
+   * é}/{@code ê}), after a contraction starter (Czech {@code c}, Danish {@code a}, Swedish {@code
+   * a} before a combining ring, traditional Spanish {@code l}), after a space (PAD SPACE under
+   * {@code -rtrim}) or a CJK starter ({@code 重}); then come values that depart at the parting byte,
+   * one before or after it and at every character of the prefix, the bounds' own bytes, the prefix
+   * alone or cut short, and values that move the bounds (so that what is kept for the parting point
+   * is refreshed), in order or shuffled.
    */
   @ParameterizedTest(name = "{0}")
   @MethodSource("longPrefixCollations")
@@ -820,12 +820,12 @@ class CollationBoundsTrackerEquivalenceTest {
   }
 
   /**
-   * Pieces whose first character starts a contraction or expands (docs/tracker.md): the
-   * tracker bounds the first primary of values starting with them by ranges and takes the exact
-   * first primary of such a bound from the collator. Chinese {@code 重} ({@code 重庆} is read
-   * differently) and {@code 沈}, Hangul syllables and jamo, Cyrillic {@code и} (+ breve is {@code
-   * й}), Arabic, Devanagari, the Turkish and Swedish letters that start contractions with their
-   * marks, sharp s, Spanish {@code ch}, Danish {@code aa}, and ignorables and spaces before them.
+   * Pieces whose first character starts a contraction or expands (docs/tracker.md): the tracker
+   * bounds the first primary of values starting with them by ranges and takes the exact first
+   * primary of such a bound from the collator. Chinese {@code 重} ({@code 重庆} is read differently)
+   * and {@code 沈}, Hangul syllables and jamo, Cyrillic {@code и} (+ breve is {@code й}), Arabic,
+   * Devanagari, the Turkish and Swedish letters that start contractions with their marks, sharp s,
+   * Spanish {@code ch}, Danish {@code aa}, and ignorables and spaces before them.
    */
   static final List<String> STARTER_PIECES =
       List.of(
@@ -977,13 +977,13 @@ class CollationBoundsTrackerEquivalenceTest {
   }
 
   /**
-   * Contraction starters decided without the collator (docs/tracker.md), high cardinality,
-   * bounds equal to the reference; counted, not timed. Turkish {@code I} (which starts {@code I} +
-   * dot above) before {@code L}, which goes on a contraction of U+FDD1 only, is ranked alone, so
-   * {@code YILMAZ …} against a bound {@code Yılmaz …} is decided by the walk: names in upper, lower
-   * and their own case. Chinese {@code 重庆} is one contraction (chóng), so {@code 重庆 …} against a
-   * bound {@code 郑州 …} (zhèng) is decided by the contraction's first primary, though {@code 重}
-   * alone (zhòng) sorts after {@code 郑}: names with suffixes of common characters.
+   * Contraction starters decided without the collator (docs/tracker.md), high cardinality, bounds
+   * equal to the reference; counted, not timed. Turkish {@code I} (which starts {@code I} + dot
+   * above) before {@code L}, which goes on a contraction of U+FDD1 only, is ranked alone, so {@code
+   * YILMAZ …} against a bound {@code Yılmaz …} is decided by the walk: names in upper, lower and
+   * their own case. Chinese {@code 重庆} is one contraction (chóng), so {@code 重庆 …} against a bound
+   * {@code 郑州 …} (zhèng) is decided by the contraction's first primary, though {@code 重} alone
+   * (zhòng) sorts after {@code 郑}: names with suffixes of common characters.
    */
   @Test
   void startersBeforeWhatMayOrMayNotGoOnTheirContractionsAreDecidedWithoutTheCollator() {

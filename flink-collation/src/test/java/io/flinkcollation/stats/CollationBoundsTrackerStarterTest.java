@@ -21,14 +21,14 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Values whose first character is a contraction starter, or a precomposed letter that holds one
- * (docs/tracker.md): the bit by first character cannot decide them, as their first-primary
- * range spans the contractions, but where the next character goes on none of them the first
- * character's own rank is their exact first primary. Each starter is followed by (a) a character
- * that continues none of its contractions, (b) one that does (a combining ring or diaeresis, Danish
- * {@code aa}, Czech {@code ch}, Hungarian {@code cs}, Spanish {@code ll}, Chinese {@code 重庆}) and
- * (c) nothing; the bounds start with the same starter, with its neighbours in the order, or with
- * its decomposition ({@code a} + ring against {@code å}). Every value, after every pair of such
- * bounds, gives the naive reference's bounds.
+ * (docs/tracker.md): the bit by first character cannot decide them, as their first-primary range
+ * spans the contractions, but where the next character goes on none of them the first character's
+ * own rank is their exact first primary. Each starter is followed by (a) a character that continues
+ * none of its contractions, (b) one that does (a combining ring or diaeresis, Danish {@code aa},
+ * Czech {@code ch}, Hungarian {@code cs}, Spanish {@code ll}, Chinese {@code 重庆}) and (c) nothing;
+ * the bounds start with the same starter, with its neighbours in the order, or with its
+ * decomposition ({@code a} + ring against {@code å}). Every value, after every pair of such bounds,
+ * gives the naive reference's bounds.
  */
 class CollationBoundsTrackerStarterTest {
 

@@ -1,0 +1,216 @@
+package io.flinkcollation.maintenance;
+
+import io.flinkcollation.sink.CollationFilesCommitter;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.ExpireSnapshots;
+import org.apache.iceberg.ManifestFile;
+import org.apache.iceberg.ManifestFiles;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.SnapshotRef;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.flink.TableLoader;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.io.FileInfo;
+import org.apache.iceberg.io.SupportsPrefixOperations;
+import org.apache.iceberg.util.PropertyUtil;
+import org.apache.iceberg.util.SnapshotUtil;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Snapshot expiry and orphan cleanup of the in-job stage, on the trigger's housekeeping thread
+ * (docs/maintenance.md#snapshot-expiry-and-orphan-files). Expiry uses Iceberg's core {@code
+ * ExpireSnapshots}; Iceberg's Flink {@code ExpireSnapshots} and {@code DeleteOrphanFiles} tasks run
+ * only inside its {@code TableMaintenance}, which cannot host this stage. Failures are logged and
+ * retried at the next schedule: they never fail the job.
+ */
+final class SnapshotExpiry {
+  private static final Logger LOG = LoggerFactory.getLogger(SnapshotExpiry.class);
+
+  private final TableLoader tableLoader;
+  private final MaintenanceConfig config;
+  private final String jobId;
+  private Table table;
+
+  SnapshotExpiry(TableLoader tableLoader, MaintenanceConfig config, String jobId) {
+    this.tableLoader = tableLoader;
+    this.config = config;
+    this.jobId = jobId;
+  }
+
+  private Table table() {
+    if (table == null) {
+      tableLoader.open();
+      table = tableLoader.loadTable();
+    }
+    table.refresh();
+    return table;
+  }
+
+  /** Expires old snapshots, keeping every snapshot the committers' recovery needs. */
+  void expire(long now) {
+    try {
+      Table current = table();
+      int before = size(current.snapshots());
+      long cutoff = expireOlderThan(current, now);
+      ExpireSnapshots expire = current.expireSnapshots().expireOlderThan(cutoff);
+      if (config.retainLast() != null) {
+        expire.retainLast(config.retainLast());
+      }
+      expire.commit();
+      current.refresh();
+      LOG.info(
+          "Table {}: expired {} snapshots older than {} ({} kept)",
+          current.name(),
+          before - size(current.snapshots()),
+          cutoff,
+          size(current.snapshots()));
+    } catch (RuntimeException e) {
+      LOG.warn("Table {}: snapshot expiry failed; retried at its next schedule", name(), e);
+    }
+  }
+
+  /**
+   * The expiry cutoff: the configured (or the table's) maximum age, moved back to the oldest
+   * snapshot a committer's exactly-once recovery reads. A committer restoring a checkpoint looks
+   * for its last committed checkpoint in the summaries of the branch's head and its ancestors
+   * ({@code flink.max-committed-checkpoint-id}); so the newest such snapshot of each committer of
+   * the running job is kept, and, until this job has committed, the newest of any job (the one a
+   * restore from the previous job's savepoint reads).
+   */
+  long expireOlderThan(Table current, long now) {
+    long maxAgeMillis =
+        config.maxSnapshotAgeSeconds() != null
+            ? config.maxSnapshotAgeSeconds() * 1000
+            : PropertyUtil.propertyAsLong(
+                current.properties(),
+                TableProperties.MAX_SNAPSHOT_AGE_MS,
+                TableProperties.MAX_SNAPSHOT_AGE_MS_DEFAULT);
+    long cutoff = now - maxAgeMillis;
+    Map<String, Snapshot> newestOfOurs = new HashMap<>();
+    Snapshot newestOfAny = null;
+    for (SnapshotRef ref : current.refs().values()) {
+      if (!ref.isBranch()) {
+        continue;
+      }
+      for (Snapshot snapshot : SnapshotUtil.ancestorsOf(ref.snapshotId(), current::snapshot)) {
+        Map<String, String> summary = snapshot.summary();
+        if (summary == null || !summary.containsKey(CollationFilesCommitter.MAX_COMMITTED)) {
+          continue;
+        }
+        if (newestOfAny == null) {
+          newestOfAny = snapshot;
+        }
+        if (jobId.equals(summary.get(CollationFilesCommitter.JOB_ID))) {
+          newestOfOurs.putIfAbsent(
+              ref + "/" + summary.get(CollationFilesCommitter.OPERATOR_ID), snapshot);
+        }
+      }
+    }
+    if (newestOfOurs.isEmpty() && newestOfAny != null) {
+      cutoff = Math.min(cutoff, newestOfAny.timestampMillis());
+    }
+    for (Snapshot needed : newestOfOurs.values()) {
+      cutoff = Math.min(cutoff, needed.timestampMillis());
+    }
+    return cutoff;
+  }
+
+  /**
+   * Deletes data files under the table's data location that no snapshot references and that are
+   * older than {@code flink-maintenance.delete-orphan-files.min-age-seconds}: files of rewrites and
+   * writers that failed before their commit.
+   */
+  void deleteOrphanFiles(long now) {
+    try {
+      Table current = table();
+      if (!(current.io() instanceof SupportsPrefixOperations)) {
+        LOG.warn(
+            "Table {}: orphan files are not cleaned: its FileIO {} cannot list files",
+            current.name(),
+            current.io().getClass().getName());
+        return;
+      }
+      String location =
+          current
+              .properties()
+              .getOrDefault(TableProperties.WRITE_DATA_LOCATION, current.location() + "/data");
+      Set<String> referenced = referencedPaths(current);
+      long olderThan = now - config.orphanMinAgeSeconds() * 1000;
+      int deleted = 0;
+      for (FileInfo file : ((SupportsPrefixOperations) current.io()).listPrefix(location)) {
+        if (file.createdAtMillis() < olderThan && !referenced.contains(pathOf(file.location()))) {
+          current.io().deleteFile(file.location());
+          deleted++;
+        }
+      }
+      LOG.info("Table {}: deleted {} orphan files under {}", current.name(), deleted, location);
+    } catch (RuntimeException e) {
+      LOG.warn("Table {}: orphan cleanup failed; retried at its next schedule", name(), e);
+    }
+  }
+
+  /** The paths (without scheme and authority) of every file a snapshot's manifests list. */
+  private static Set<String> referencedPaths(Table table) {
+    Set<String> manifests = new HashSet<>();
+    Set<String> files = new HashSet<>();
+    for (Snapshot snapshot : table.snapshots()) {
+      for (ManifestFile manifest : snapshot.allManifests(table.io())) {
+        if (!manifests.add(manifest.path())) {
+          continue;
+        }
+        try {
+          if (manifest.content() == org.apache.iceberg.ManifestContent.DATA) {
+            try (CloseableIterable<DataFile> read = ManifestFiles.read(manifest, table.io())) {
+              read.forEach(file -> files.add(pathOf(file.location())));
+            }
+          } else {
+            try (CloseableIterable<DeleteFile> read =
+                ManifestFiles.readDeleteManifest(manifest, table.io(), table.specs())) {
+              read.forEach(file -> files.add(pathOf(file.location())));
+            }
+          }
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+      }
+    }
+    return files;
+  }
+
+  /**
+   * A location's path without scheme and authority, so that a listing ({@code file:/t/data/a}) and
+   * a manifest ({@code /t/data/a}) name one file alike.
+   */
+  static String pathOf(String location) {
+    int colon = location.indexOf(':');
+    int slash = location.indexOf('/');
+    String path =
+        colon > 0 && (slash < 0 || colon < slash) ? location.substring(colon + 1) : location;
+    if (path.startsWith("//")) {
+      int next = path.indexOf('/', 2);
+      path = next < 0 ? "/" : path.substring(next);
+    }
+    return path.replaceAll("/+", "/");
+  }
+
+  private String name() {
+    return table == null ? "(not loaded)" : table.name();
+  }
+
+  private static int size(Iterable<?> items) {
+    int count = 0;
+    for (Object ignored : items) {
+      count++;
+    }
+    return count;
+  }
+}

@@ -1,0 +1,165 @@
+package io.flinkcollation.maintenance;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.List;
+import org.apache.flink.api.common.typeutils.TypeSerializer;
+import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
+import org.apache.flink.core.memory.DataInputDeserializer;
+import org.apache.flink.core.memory.DataOutputSerializer;
+import org.apache.iceberg.BaseFileScanTask;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DataFiles;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.PartitionSpecParser;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.SchemaParser;
+import org.apache.iceberg.expressions.Expressions;
+import org.apache.iceberg.expressions.ResidualEvaluator;
+import org.apache.iceberg.types.Types;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The maintenance stage's state can be upgraded: each format version has fixed bytes in {@code
+ * src/test/resources/serializers/}, which must still be read into the same records and which the
+ * current version must still write exactly (as the sink's SerializerFixturesTest; create a new
+ * version's fixture once with {@code -Dfixtures.write=true}).
+ */
+class MaintenanceSerializerFixturesTest {
+
+  private static final Path SOURCE_DIR = Paths.get("src/test/resources/serializers");
+
+  private static final Schema SCHEMA =
+      new Schema(
+          Types.NestedField.required(1, "id", Types.LongType.get()),
+          Types.NestedField.optional(2, "name", Types.StringType.get()));
+
+  private static final PartitionSpec SPEC =
+      PartitionSpec.builderFor(SCHEMA).withSpecId(2).truncate("name", 1).build();
+
+  private static final TriggerState TRIGGER_STATE =
+      new TriggerState(4242L, 3, 17, 65536, 1_700_000_000_000L, 5, 1_700_000_001_000L, 7L);
+
+  private static RewriteTask rewriteTask() {
+    DataFile file =
+        DataFiles.builder(SPEC)
+            .withPath("file:/warehouse/data/name_trunc=a/a.parquet")
+            .withFormat(FileFormat.PARQUET)
+            .withPartitionPath("name_trunc=a")
+            .withFileSizeInBytes(4096)
+            .withRecordCount(10)
+            .build();
+    BaseFileScanTask task =
+        new BaseFileScanTask(
+            file,
+            new DeleteFile[0],
+            SchemaParser.toJson(SCHEMA),
+            PartitionSpecParser.toJson(SPEC),
+            ResidualEvaluator.unpartitioned(Expressions.alwaysTrue()));
+    return new RewriteTask(99L, 12L, 1_700_000_002_000L, "name", List.of(task));
+  }
+
+  @Test
+  void triggerStateOfEveryFormatVersionIsRead() throws IOException {
+    String name = "maintenance-trigger-state-v" + TriggerStateSerializer.FORMAT_VERSION;
+    writeFixture(name, TriggerStateSerializer.INSTANCE, TRIGGER_STATE);
+    for (int version = 1; version <= TriggerStateSerializer.FORMAT_VERSION; version++) {
+      assertThat(read("maintenance-trigger-state-v" + version, TriggerStateSerializer.INSTANCE))
+          .isEqualTo(TRIGGER_STATE);
+    }
+    assertWritesExactly(name, TriggerStateSerializer.INSTANCE, TRIGGER_STATE);
+  }
+
+  @Test
+  void rewriteTasksOfEveryFormatVersionAreRead() throws IOException {
+    String name = "maintenance-rewrite-task-v" + RewriteTaskSerializer.FORMAT_VERSION;
+    writeFixture(name, RewriteTaskSerializer.INSTANCE, rewriteTask());
+    for (int version = 1; version <= RewriteTaskSerializer.FORMAT_VERSION; version++) {
+      RewriteTask read =
+          read("maintenance-rewrite-task-v" + version, RewriteTaskSerializer.INSTANCE);
+      assertThat(read.toString()).isEqualTo(rewriteTask().toString());
+      assertThat(read.sequenceNumber()).isEqualTo(12L);
+      assertThat(read.sortColumn()).isEqualTo("name");
+      assertThat(read.tasks().get(0).spec().specId()).isEqualTo(2);
+      assertThat(read.sizeBytes()).isEqualTo(4096);
+    }
+    assertWritesExactly(name, RewriteTaskSerializer.INSTANCE, rewriteTask());
+  }
+
+  @Test
+  void serializerSnapshotsRestoreTheSerializers() throws IOException {
+    for (TypeSerializer<?> serializer :
+        List.of(
+            TriggerStateSerializer.INSTANCE,
+            RewriteTaskSerializer.INSTANCE,
+            GroupRewrittenSerializer.INSTANCE)) {
+      String name =
+          "maintenance-" + serializer.getClass().getSimpleName().toLowerCase() + "-snapshot";
+      if (writing()) {
+        DataOutputSerializer out = new DataOutputSerializer(64);
+        TypeSerializerSnapshot.writeVersionedSnapshot(out, serializer.snapshotConfiguration());
+        create(name, out.getCopyOfBuffer());
+      }
+      TypeSerializerSnapshot<?> restored =
+          TypeSerializerSnapshot.readVersionedSnapshot(
+              new DataInputDeserializer(fixture(name)), getClass().getClassLoader());
+      assertThat(restored.restoreSerializer()).isEqualTo(serializer);
+    }
+  }
+
+  private static <T> T read(String name, TypeSerializer<T> serializer) throws IOException {
+    DataInputDeserializer in = new DataInputDeserializer(fixture(name));
+    T value = serializer.deserialize(in);
+    assertThat(in.available()).as("%s read whole", name).isZero();
+    return value;
+  }
+
+  private static <T> void assertWritesExactly(String name, TypeSerializer<T> serializer, T value)
+      throws IOException {
+    DataOutputSerializer out = new DataOutputSerializer(1024);
+    serializer.serialize(value, out);
+    assertThat(out.getCopyOfBuffer())
+        .as("%s: the current format writes exactly its fixture; a new format needs a version", name)
+        .isEqualTo(fixture(name));
+  }
+
+  private static <T> void writeFixture(String name, TypeSerializer<T> serializer, T value)
+      throws IOException {
+    if (writing()) {
+      DataOutputSerializer out = new DataOutputSerializer(1024);
+      serializer.serialize(value, out);
+      create(name, out.getCopyOfBuffer());
+    }
+  }
+
+  private static boolean writing() {
+    return Boolean.getBoolean("fixtures.write");
+  }
+
+  private static void create(String name, byte[] bytes) throws IOException {
+    Path path = SOURCE_DIR.resolve(name + ".bin");
+    if (!Files.exists(path)) {
+      Files.createDirectories(SOURCE_DIR);
+      Files.write(path, bytes);
+    }
+  }
+
+  private static byte[] fixture(String name) throws IOException {
+    if (writing()) {
+      return Files.readAllBytes(SOURCE_DIR.resolve(name + ".bin"));
+    }
+    try (InputStream in =
+        MaintenanceSerializerFixturesTest.class.getResourceAsStream(
+            "/serializers/" + name + ".bin")) {
+      assertThat(in).as("fixture %s; create it with -Dfixtures.write=true", name).isNotNull();
+      return in.readAllBytes();
+    }
+  }
+}
