@@ -4,9 +4,13 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import io.flinkcollation.maintenance.CompactionStage;
+import io.flinkcollation.maintenance.MaintenanceConfig;
+import io.flinkcollation.maintenance.MaintenanceOptions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -108,7 +112,18 @@ class LayeringTest {
 
   @Test
   void packagesAreFreeOfCycles() {
-    slices().matching("io.flinkcollation.(*)..").should().beFreeOfCycles().check(MAIN);
+    // One known exception: the sink's builder wires its post-commit maintenance stage and reads its
+    // options (docs/design.md#where-to-change-what), while the stage writes with the sink's writers
+    // and serializers. Only these three classes may be reached from the sink.
+    slices()
+        .matching("io.flinkcollation.(*)..")
+        .should()
+        .beFreeOfCycles()
+        .ignoreDependency(
+            JavaClass.Predicates.resideInAPackage("io.flinkcollation.sink.."),
+            JavaClass.Predicates.belongToAnyOf(
+                CompactionStage.class, MaintenanceConfig.class, MaintenanceOptions.class))
+        .check(MAIN);
   }
 
   @Test
