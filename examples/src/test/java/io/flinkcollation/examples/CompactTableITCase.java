@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The compaction command on the README's streaming example table, small. */
-class CompactTableTest {
+class CompactTableITCase {
 
   @TempDir Path dir;
 

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The README's examples, small: they commit while running and their query prunes files. */
-class IngestionExamplesTest {
+class IngestionExamplesITCase {
   private static final int ROWS = 40_000;
 
   @TempDir Path dir;

@@ -45,7 +45,7 @@ import org.junit.jupiter.api.io.TempDir;
  * running version before writing, readers of either version prune with their own metric only, and
  * the old metric is dropped once a rewrite has left no live file with its bounds.
  */
-class CollationUpgradeTest {
+class CollationUpgradeITCase {
 
   @RegisterExtension static final MiniClusterExtension MINI_CLUSTER = MiniClusters.withSlots(2);
 

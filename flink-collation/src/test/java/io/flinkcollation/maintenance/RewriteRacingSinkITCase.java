@@ -32,7 +32,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Rewrites committed while a streaming sink commits every checkpoint: no row lost or doubled. */
-class RewriteRacingSinkTest {
+class RewriteRacingSinkITCase {
 
   private static final int ROWS = 4000;
 

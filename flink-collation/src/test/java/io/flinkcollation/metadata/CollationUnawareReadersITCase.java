@@ -45,7 +45,7 @@ import org.junit.jupiter.api.io.TempDir;
  * A table carrying collations, reserved metric ids and collation bounds stays an ordinary Iceberg
  * table for collation-unaware readers (docs/spec-notes.md#rules-followed: they ignore all of it).
  */
-class CollationUnawareReadersTest {
+class CollationUnawareReadersITCase {
 
   @RegisterExtension static final MiniClusterExtension FLINK = MiniClusters.withSlots(1);
 

@@ -30,7 +30,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * metadata, so a reservation that only raised last-column-id was lost there and the next column
  * took the metric's id. Every check reloads the table through a fresh client of the catalog.
  */
-class UpdateCollationsOnEveryCatalogTest {
+class UpdateCollationsOnEveryCatalogITCase {
 
   @RegisterExtension static final CatalogMatrix CATALOGS = new CatalogMatrix();
 

@@ -64,7 +64,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * data file carries exactly the bounds of the rows stored in it, delete files carry none, and the
  * collation scan plans every file with its deletes.
  */
-class CollationChangelogSinkTest {
+class CollationChangelogSinkITCase {
 
   @RegisterExtension static final MiniClusterExtension MINI_CLUSTER = MiniClusters.withSlots(4);
 
@@ -240,7 +240,7 @@ class CollationChangelogSinkTest {
         .addMetric("city")
         .commit();
 
-    StreamExecutionEnvironment env = CollationSinkRecoveryTest.environment(new Configuration());
+    StreamExecutionEnvironment env = CollationSinkRecoveryITCase.environment(new Configuration());
     // One source subtask keeps each key's changes in order; the sink routes them by key.
     DataStream<RowData> changes =
         env.fromSequence(0, STEPS - 1)

@@ -34,7 +34,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /** Bounded jobs into real tables: every committed file carries exactly its collation bounds. */
-class CollationIcebergSinkTest {
+class CollationIcebergSinkITCase {
 
   @RegisterExtension static final MiniClusterExtension MINI_CLUSTER = MiniClusters.withSlots(4);
 

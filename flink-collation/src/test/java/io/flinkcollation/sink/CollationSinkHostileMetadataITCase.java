@@ -49,7 +49,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * name this build cannot resolve affects only its column, a dropped column's declaration is
  * ignored, and a {@code collations} property that cannot be read is refused naming the repair.
  */
-class CollationSinkHostileMetadataTest {
+class CollationSinkHostileMetadataITCase {
 
   private static final InMemoryReporter REPORTER = InMemoryReporter.createWithRetainedMetrics();
 

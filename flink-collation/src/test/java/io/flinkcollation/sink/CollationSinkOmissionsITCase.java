@@ -43,7 +43,7 @@ import org.junit.jupiter.api.io.TempDir;
  * no values) are absent from the files, the others unaffected, and the writer's Flink metrics say
  * why.
  */
-class CollationSinkOmissionsTest {
+class CollationSinkOmissionsITCase {
 
   private static final InMemoryReporter REPORTER = InMemoryReporter.createWithRetainedMetrics();
 

@@ -55,7 +55,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * The DataStream sink, the SQL catalog and the scan on every catalog: Hadoop, JDBC (sqlite) and
  * Iceberg's REST catalog server. Small data, one MiniCluster.
  */
-class CollationSinkOnEveryCatalogTest {
+class CollationSinkOnEveryCatalogITCase {
 
   @RegisterExtension static final MiniClusterExtension MINI_CLUSTER = MiniClusters.withSlots(2);
 
@@ -239,10 +239,10 @@ class CollationSinkOnEveryCatalogTest {
 
     Table table = load(kind, id);
     assertThat(table.currentSnapshot().snapshotId()).as("main").isEqualTo(main);
-    assertThat(CollationIcebergSinkTest.ids(table)).containsExactly(1L);
+    assertThat(CollationIcebergSinkITCase.ids(table)).containsExactly(1L);
     assertThat(table.snapshot("audit").parentId()).isEqualTo(main);
     assertThat(table.snapshot("audit").summary()).containsEntry("source", "test");
-    assertThat(CollationIcebergSinkTest.ids(table, "audit")).containsExactlyInAnyOrder(1L, 2L, 3L);
+    assertThat(CollationIcebergSinkITCase.ids(table, "audit")).containsExactlyInAnyOrder(1L, 2L, 3L);
     assertThat(CollationBoundsAssert.assertBoundsMatchData(table, "audit")).hasSize(3);
   }
 

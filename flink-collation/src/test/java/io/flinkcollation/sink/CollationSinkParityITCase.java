@@ -43,7 +43,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * committed: the distribution mode in the files per partition, branches in the refs, snapshot
  * properties in the summaries, {@code flinkConf} and the write options in the files.
  */
-class CollationSinkParityTest {
+class CollationSinkParityITCase {
 
   @RegisterExtension static final MiniClusterExtension MINI_CLUSTER = MiniClusters.withSlots(4);
 
@@ -140,17 +140,17 @@ class CollationSinkParityTest {
     } else {
       assertThat(perPartition.values()).as("files per partition").containsOnly((long) WRITERS);
     }
-    assertThat(CollationIcebergSinkTest.ids(table)).isEqualTo(range(0, 2000));
+    assertThat(CollationIcebergSinkITCase.ids(table)).isEqualTo(range(0, 2000));
   }
 
   /** In a streaming job every checkpoint's commit has one file per partition under hash. */
   @Test
   void hashGivesEachCheckpointOneFilePerPartition() throws Exception {
     Table table = create("t", BY_ID_BUCKET, Map.of());
-    StreamExecutionEnvironment env = CollationSinkRecoveryTest.environment(new Configuration());
+    StreamExecutionEnvironment env = CollationSinkRecoveryITCase.environment(new Configuration());
     DataStream<RowData> rows =
         env.fromSequence(0, 5999)
-            .map(new CollationSinkRecoveryTest.SlowRows(Integer.MAX_VALUE))
+            .map(new CollationSinkRecoveryITCase.SlowRows(Integer.MAX_VALUE))
             .returns(InternalTypeInfo.of(CollatedRows.ROW_TYPE));
     CollationIcebergSink.forRowData(rows)
         .tableLoader(warehouse.loader("t"))
@@ -171,7 +171,7 @@ class CollationSinkParityTest {
           .containsOnly(1L);
     }
     CollationBoundsAssert.assertBoundsMatchData(table);
-    assertThat(CollationIcebergSinkTest.ids(table)).isEqualTo(range(0, 6000));
+    assertThat(CollationIcebergSinkITCase.ids(table)).isEqualTo(range(0, 6000));
   }
 
   /** As Iceberg: an unpartitioned table without equality fields has nothing to hash by. */
@@ -181,7 +181,7 @@ class CollationSinkParityTest {
     write("t", 0, 1000, sink -> sink.distributionMode(DistributionMode.HASH));
 
     assertThat(CollationBoundsAssert.assertBoundsMatchData(table)).hasSize(WRITERS);
-    assertThat(CollationIcebergSinkTest.ids(table)).isEqualTo(range(0, 1000));
+    assertThat(CollationIcebergSinkITCase.ids(table)).isEqualTo(range(0, 1000));
   }
 
   @Test
@@ -231,8 +231,8 @@ class CollationSinkParityTest {
 
     table.refresh();
     assertThat(table.currentSnapshot().snapshotId()).as("main").isEqualTo(mainSnapshot);
-    assertThat(CollationIcebergSinkTest.ids(table)).isEqualTo(range(0, 300));
-    Set<Long> onBranch = CollationIcebergSinkTest.ids(table, "audit");
+    assertThat(CollationIcebergSinkITCase.ids(table)).isEqualTo(range(0, 300));
+    Set<Long> onBranch = CollationIcebergSinkITCase.ids(table, "audit");
     assertThat(onBranch).hasSize(1000).containsAll(range(0, 300)).containsAll(range(1000, 500));
     assertThat(onBranch).containsAll(range(2000, 200));
     assertThat(table.refs().get("audit").isBranch()).isTrue();
@@ -317,7 +317,7 @@ class CollationSinkParityTest {
     write("t", 500, 500, sink -> sink.flinkConf(conf).set("write-format", "parquet"));
     List<DataFile> all = CollationBoundsAssert.assertBoundsMatchData(table);
     assertThat(all).filteredOn(file -> file.format() == FileFormat.PARQUET).hasSize(8);
-    assertThat(CollationIcebergSinkTest.ids(table)).isEqualTo(range(0, 1000));
+    assertThat(CollationIcebergSinkITCase.ids(table)).isEqualTo(range(0, 1000));
   }
 
   /**
@@ -333,7 +333,7 @@ class CollationSinkParityTest {
     List<DataFile> files = CollationBoundsAssert.assertBoundsMatchData(table);
     assertThat(files).filteredOn(file -> file.format() == FileFormat.ORC).hasSize(3);
     assertThat(files).filteredOn(file -> file.format() == FileFormat.AVRO).hasSize(2);
-    assertThat(CollationIcebergSinkTest.ids(table)).isEqualTo(range(0, 1200));
+    assertThat(CollationIcebergSinkITCase.ids(table)).isEqualTo(range(0, 1200));
     assertThatThrownBy(() -> write("t", 0, 10, sink -> sink.set("write-parallelism", "0")))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("Table test.db.t: invalid 'write-parallelism' 0; it must be positive");
@@ -376,7 +376,7 @@ class CollationSinkParityTest {
     write("t", 0, 300, sink -> {});
     write("t", 1000, 200, sink -> sink.set("overwrite-enabled", "true"));
 
-    assertThat(CollationIcebergSinkTest.ids(table)).isEqualTo(range(1000, 200));
+    assertThat(CollationIcebergSinkITCase.ids(table)).isEqualTo(range(1000, 200));
     assertThat(table.currentSnapshot().operation()).isEqualTo("overwrite");
     CollationBoundsAssert.assertBoundsMatchData(table);
   }

@@ -46,7 +46,7 @@ import org.junit.jupiter.api.io.TempDir;
  * writer subtask finishes long before the other and checkpoints (and so commits) must go on; a
  * savepoint holding the writer state of earlier versions of this project still restores.
  */
-class CollationSinkPartialFinishingTest {
+class CollationSinkPartialFinishingITCase {
 
   @RegisterExtension static final MiniClusterExtension MINI_CLUSTER = MiniClusters.withSlots(4);
 
@@ -144,7 +144,7 @@ class CollationSinkPartialFinishingTest {
     assertThat(COMMITS_WHILE_SKEWED.get())
         .as("commits while one writer subtask had finished and the other still wrote")
         .isGreaterThanOrEqualTo(COMMITS_WANTED);
-    assertThat(CollationIcebergSinkTest.ids(table))
+    assertThat(CollationIcebergSinkITCase.ids(table))
         .isEqualTo(LongStream.range(0, 2L * SIDE).boxed().collect(Collectors.toSet()));
     CollationBoundsAssert.assertBoundsMatchData(table);
   }
@@ -221,7 +221,7 @@ class CollationSinkPartialFinishingTest {
     Set<Long> expected = LongStream.range(0, 2L * SIDE).boxed().collect(Collectors.toSet());
     expected.removeAll(SEEN_BY_OLD_WRITER);
     assertThat(expected).isNotEmpty();
-    assertThat(CollationIcebergSinkTest.ids(table)).isEqualTo(expected);
+    assertThat(CollationIcebergSinkITCase.ids(table)).isEqualTo(expected);
     CollationBoundsAssert.assertBoundsMatchData(table);
   }
 }

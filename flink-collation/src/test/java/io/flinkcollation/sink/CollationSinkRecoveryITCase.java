@@ -47,7 +47,7 @@ import org.junit.jupiter.api.io.TempDir;
  * recover, or stop with a savepoint and resume in a new job, end with exactly the input rows, and
  * every committed file carries exactly its bounds.
  */
-class CollationSinkRecoveryTest {
+class CollationSinkRecoveryITCase {
 
   @RegisterExtension static final MiniClusterExtension MINI_CLUSTER = MiniClusters.withSlots(4);
 
@@ -149,7 +149,7 @@ class CollationSinkRecoveryTest {
 
   private void assertExactlyTheInputWithExactBounds() throws Exception {
     Set<Long> expected = LongStream.range(0, ROWS).boxed().collect(Collectors.toSet());
-    assertThat(CollationIcebergSinkTest.ids(table)).isEqualTo(expected);
+    assertThat(CollationIcebergSinkITCase.ids(table)).isEqualTo(expected);
     List<DataFile> files = CollationBoundsAssert.assertBoundsMatchData(table);
     Set<Integer> metrics = TableCollations.fromTable(table).metrics().keySet();
     // A small file may have no value for some metric; the check above covers that case.
@@ -210,7 +210,7 @@ class CollationSinkRecoveryTest {
     assertThat(table.snapshot("ingest").sequenceNumber())
         .as("commits at checkpoints, not only at the end")
         .isGreaterThan(1);
-    assertThat(CollationIcebergSinkTest.ids(table, "ingest"))
+    assertThat(CollationIcebergSinkITCase.ids(table, "ingest"))
         .isEqualTo(LongStream.range(0, ROWS).boxed().collect(Collectors.toSet()));
     CollationBoundsAssert.assertBoundsMatchData(table, "ingest");
   }
@@ -227,7 +227,7 @@ class CollationSinkRecoveryTest {
     two.getJobExecutionResult().get(60, TimeUnit.SECONDS);
 
     assertThat(committingJobs()).hasSize(2);
-    assertThat(CollationIcebergSinkTest.ids(table))
+    assertThat(CollationIcebergSinkITCase.ids(table))
         .isEqualTo(LongStream.range(0, 600).boxed().collect(Collectors.toSet()));
     CollationBoundsAssert.assertBoundsMatchData(table);
   }
@@ -241,7 +241,7 @@ class CollationSinkRecoveryTest {
     String savepoint =
         job.stopWithSavepoint(false, savepointDir.toUri().toString(), SavepointFormatType.CANONICAL)
             .get(60, TimeUnit.SECONDS);
-    Set<Long> before = CollationIcebergSinkTest.ids(table);
+    Set<Long> before = CollationIcebergSinkITCase.ids(table);
     assertThat(before).isNotEmpty().hasSizeLessThan(ROWS);
 
     Configuration restore = new Configuration();
@@ -267,7 +267,7 @@ class CollationSinkRecoveryTest {
     String savepoint =
         job.stopWithSavepoint(false, savepointDir.toUri().toString(), SavepointFormatType.CANONICAL)
             .get(60, TimeUnit.SECONDS);
-    assertThat(CollationIcebergSinkTest.ids(table)).isNotEmpty().hasSizeLessThan(ROWS);
+    assertThat(CollationIcebergSinkITCase.ids(table)).isNotEmpty().hasSizeLessThan(ROWS);
 
     Configuration restore = new Configuration();
     restore.set(StateRecoveryOptions.SAVEPOINT_PATH, savepoint);
@@ -334,7 +334,7 @@ class CollationSinkRecoveryTest {
     assertThat(later).isNotEmpty();
     assertThat(later).allSatisfy(f -> assertThat(f.lowerBounds()).doesNotContainKey(dropped));
     assertThat(later).allSatisfy(f -> assertThat(f.upperBounds()).doesNotContainKey(dropped));
-    Set<Long> ids = new HashSet<>(CollationIcebergSinkTest.ids(table));
+    Set<Long> ids = new HashSet<>(CollationIcebergSinkITCase.ids(table));
     assertThat(ids).hasSize(ROWS);
     CollationBoundsAssert.assertBoundsMatchData(table);
   }

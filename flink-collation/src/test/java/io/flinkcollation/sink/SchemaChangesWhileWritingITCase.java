@@ -48,7 +48,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * never commits bounds under an id that is not a declared metric when it commits, and a restarted
  * job writes under the changed declarations.
  */
-class SchemaChangesWhileWritingTest {
+class SchemaChangesWhileWritingITCase {
 
   private static final int ROWS = 1000;
   private static final int PARALLELISM = 2;
@@ -141,7 +141,7 @@ class SchemaChangesWhileWritingTest {
     env.enableCheckpointing(200);
     DataGeneratorSource<RowData> rows =
         new DataGeneratorSource<>(
-            SchemaChangesWhileWritingTest::row,
+            SchemaChangesWhileWritingITCase::row,
             ROWS,
             new HalfThenGate(ROWS / 2 / PARALLELISM),
             InternalTypeInfo.of(FlinkSchemaUtil.convert(SCHEMA)));
@@ -161,7 +161,7 @@ class SchemaChangesWhileWritingTest {
     assertThat(snapshots(table))
         .as("the job kept committing after the change")
         .isGreaterThan(snapshotsAtChange);
-    assertThat(CollationIcebergSinkTest.ids(table))
+    assertThat(CollationIcebergSinkITCase.ids(table))
         .isEqualTo(LongStream.range(0, ROWS).boxed().collect(Collectors.toSet()));
     assertOnlyDeclaredMetrics(table, atChange);
     // The running job keeps the declarations it started with (a metric declared under it is picked
@@ -218,7 +218,7 @@ class SchemaChangesWhileWritingTest {
           table, collations, file, CollationBoundsAssert.DEFAULT_MAX_BOUND_LENGTH);
     }
     assertOnlyDeclaredMetrics(table, atChange);
-    assertThat(CollationIcebergSinkTest.ids(table)).hasSize(ROWS + 100);
+    assertThat(CollationIcebergSinkITCase.ids(table)).hasSize(ROWS + 100);
   }
 
   private static Set<String> locations(Table table) {

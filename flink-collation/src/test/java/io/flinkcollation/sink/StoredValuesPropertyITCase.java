@@ -54,7 +54,7 @@ import org.junit.jupiter.api.io.TempDir;
  * minimum or maximum of those values under the collation (tie rule included); a file holding bytes
  * that are not UTF-8 has no bounds for that column; and the job never fails.
  */
-class StoredValuesPropertyTest {
+class StoredValuesPropertyITCase {
 
   @RegisterExtension static final MiniClusterExtension MINI_CLUSTER = MiniClusters.withSlots(2);
 

@@ -41,7 +41,7 @@ import org.junit.jupiter.api.io.TempDir;
  * mappings, Spark's {@code UTF8_LCASE}): every file carries exactly the bounds of its rows, and the
  * scan prunes with them without losing a matching file.
  */
-class TransformingCollationsSinkTest {
+class TransformingCollationsSinkITCase {
 
   @RegisterExtension static final MiniClusterExtension MINI_CLUSTER = MiniClusters.withSlots(2);
 

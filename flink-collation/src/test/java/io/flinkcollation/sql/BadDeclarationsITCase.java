@@ -43,7 +43,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * DDL, with the exact message a user sees, and nothing committed (checked by reloading the table's
  * metadata with a fresh catalog).
  */
-class BadDeclarationsTest {
+class BadDeclarationsITCase {
 
   @RegisterExtension static final MiniClusterExtension CLUSTER = MiniClusters.withSlots(2);
 
@@ -79,7 +79,7 @@ class BadDeclarationsTest {
 
   /** One bad input: what the user does, and the exact message they get. */
   private interface Action {
-    void run(BadDeclarationsTest test) throws Exception;
+    void run(BadDeclarationsITCase test) throws Exception;
   }
 
   private static Arguments java(String title, Consumer<UpdateCollations> change, String message) {

@@ -36,7 +36,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Reading always works; writing works or is refused naming the repair, and the repair works through
  * SQL.
  */
-class CollationCatalogHostileMetadataTest {
+class CollationCatalogHostileMetadataITCase {
 
   @RegisterExtension static final MiniClusterExtension CLUSTER = MiniClusters.withSlots(2);
 

@@ -35,7 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
  * CREATE TABLE}, {@code DESCRIBE}, the catalog's table options and error messages show them hidden,
  * while writes and {@code CREATE TABLE ... LIKE} copies (given the values again) keep working.
  */
-class CollationCatalogSecretsTest {
+class CollationCatalogSecretsITCase {
 
   @RegisterExtension static final MiniClusterExtension CLUSTER = MiniClusters.withSlots(1);
 

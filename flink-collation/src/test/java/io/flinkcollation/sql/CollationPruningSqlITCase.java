@@ -38,7 +38,7 @@ import org.slf4j.event.Level;
  * collation functions return exactly what a brute-force evaluation with the same collator returns,
  * while the source's log line reports how many data files it read of how many planned.
  */
-class CollationPruningSqlTest {
+class CollationPruningSqlITCase {
 
   @RegisterExtension static final MiniClusterExtension CLUSTER = MiniClusters.withSlots(3);
 

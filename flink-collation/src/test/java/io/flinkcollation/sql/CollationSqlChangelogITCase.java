@@ -40,7 +40,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * changelog from a real changelog source ({@code fromChangelogStream}), partitioned and not, read
  * back through Iceberg with the deletes applied, every data file's bounds recomputed from its rows.
  */
-class CollationSqlChangelogTest {
+class CollationSqlChangelogITCase {
 
   @RegisterExtension static final MiniClusterExtension CLUSTER = MiniClusters.withSlots(2);
 

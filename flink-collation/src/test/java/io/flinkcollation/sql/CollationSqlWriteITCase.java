@@ -32,7 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
  * connector read back with plain Iceberg SQL, and every data file's collation bounds recomputed
  * from the file's rows.
  */
-class CollationSqlWriteTest {
+class CollationSqlWriteITCase {
 
   @RegisterExtension static final MiniClusterExtension CLUSTER = MiniClusters.withSlots(2);
 

@@ -52,7 +52,7 @@ import org.junit.jupiter.api.io.TempDir;
  * collation-equal values, narrow files that prune, exactly once over failures with the shuffle in
  * place, and a restore at another parallelism.
  */
-class CollationRangeDistributionTest {
+class CollationRangeDistributionITCase {
 
   @RegisterExtension static final MiniClusterExtension MINI_CLUSTER = MiniClusters.withSlots(4);
 

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Hadoop warehouse: found in every database of the catalog without loading a module, and used in a
  * query of a collated table written through the catalog.
  */
-class CollationCatalogFunctionsTest {
+class CollationCatalogFunctionsITCase {
 
   @RegisterExtension static final MiniClusterExtension CLUSTER = MiniClusters.withSlots(2);
 

@@ -34,7 +34,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * results of grouping, sorting, distinct, joins and filters under a collation equal a brute-force
  * evaluation of random data with the same collation's comparator.
  */
-class CollationFunctionsQueryTest {
+class CollationFunctionsQueryITCase {
 
   // Batch exchanges are sort-merge shuffles of at least 512 network buffers each: more than the
   // MiniCluster's default network memory holds for the join's four exchanges.
