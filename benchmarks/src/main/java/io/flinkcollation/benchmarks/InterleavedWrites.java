@@ -1,4 +1,4 @@
-package io.flinkcollation.examples;
+package io.flinkcollation.benchmarks;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;

@@ -1,4 +1,4 @@
-package io.flinkcollation.examples;
+package io.flinkcollation.benchmarks;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;

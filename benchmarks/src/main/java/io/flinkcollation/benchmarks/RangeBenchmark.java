@@ -1,5 +1,6 @@
-package io.flinkcollation.examples;
+package io.flinkcollation.benchmarks;
 
+import io.flinkcollation.examples.ExampleArgs;
 import io.flinkcollation.metadata.UpdateCollations;
 import io.flinkcollation.scan.CollationPredicate;
 import io.flinkcollation.scan.CollationScan;

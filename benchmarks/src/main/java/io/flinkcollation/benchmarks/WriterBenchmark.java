@@ -1,8 +1,10 @@
-package io.flinkcollation.examples;
+package io.flinkcollation.benchmarks;
 
 import io.flinkcollation.collation.Collation;
 import io.flinkcollation.collation.Collations;
 import io.flinkcollation.collation.PrimaryRanks;
+import io.flinkcollation.examples.ExampleArgs;
+import io.flinkcollation.examples.People;
 import io.flinkcollation.metadata.UpdateCollations;
 import io.flinkcollation.scan.CollationPredicate;
 import io.flinkcollation.scan.CollationScan;

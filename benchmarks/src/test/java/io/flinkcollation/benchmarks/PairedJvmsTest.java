@@ -1,4 +1,4 @@
-package io.flinkcollation.examples;
+package io.flinkcollation.benchmarks;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
