@@ -242,7 +242,8 @@ class CollationSinkOnEveryCatalogITCase {
     assertThat(CollationIcebergSinkITCase.ids(table)).containsExactly(1L);
     assertThat(table.snapshot("audit").parentId()).isEqualTo(main);
     assertThat(table.snapshot("audit").summary()).containsEntry("source", "test");
-    assertThat(CollationIcebergSinkITCase.ids(table, "audit")).containsExactlyInAnyOrder(1L, 2L, 3L);
+    assertThat(CollationIcebergSinkITCase.ids(table, "audit"))
+        .containsExactlyInAnyOrder(1L, 2L, 3L);
     assertThat(CollationBoundsAssert.assertBoundsMatchData(table, "audit")).hasSize(3);
   }
 
