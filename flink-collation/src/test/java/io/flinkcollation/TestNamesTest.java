@@ -17,9 +17,9 @@ class TestNamesTest {
 
   @Test
   void theRuleSeesMiniClustersServersAndJobs() {
-    // A MiniCluster registered through MiniClusters, a job run by SQL, the REST catalog server
-    // started by CatalogMatrix's callbacks; SQL DDL and the tracker start nothing.
-    assertThat(starts("sink.CollationIcebergSinkITCase")).contains("MiniClusterExtension");
+    // A DataStream job, a job run by SQL, the REST catalog server started by CatalogMatrix's
+    // callbacks; SQL DDL and the tracker start nothing.
+    assertThat(starts("sink.CollationIcebergSinkITCase")).contains("StreamExecutionEnvironment");
     assertThat(starts("sql.CollationSqlWriteITCase")).isNotEmpty();
     assertThat(starts("metadata.UpdateCollationsOnEveryCatalogITCase"))
         .contains("RestCatalogServer");

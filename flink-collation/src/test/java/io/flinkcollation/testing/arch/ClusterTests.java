@@ -9,6 +9,7 @@ import com.tngtech.archunit.core.domain.JavaAnnotation;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.domain.JavaCodeUnit;
+import com.tngtech.archunit.core.domain.ReferencedClassObject;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.lang.ArchCondition;
 import com.tngtech.archunit.lang.ArchRule;
@@ -20,7 +21,6 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -129,12 +129,17 @@ public final class ClusterTests {
   public static Optional<String> whatItStarts(JavaClass test) {
     Deque<JavaCodeUnit> todo = new ArrayDeque<>();
     Map<JavaCodeUnit, JavaCodeUnit> reachedFrom = new HashMap<>();
-    Set<JavaClass> ownCode = withNested(test);
-    for (JavaClass type : ownCode) {
-      todo.addAll(type.getCodeUnits());
-    }
+    // Lambdas are methods of the test class; its nested classes are reached as it makes them.
+    todo.addAll(codeOf(test));
     while (!todo.isEmpty()) {
       JavaCodeUnit unit = todo.poll();
+      // A server loaded by name in a class loader of its own (RestCatalogServerExtension).
+      for (ReferencedClassObject reference : unit.getReferencedClassObjects()) {
+        if (SERVERS.contains(reference.getRawType().getName())) {
+          return Optional.of(
+              "starts " + reference.getRawType().getName() + " from " + path(unit, reachedFrom));
+        }
+      }
       for (JavaAccess<?> access : unit.getAccessesFromSelf()) {
         JavaClass owner = access.getTargetOwner();
         String target = owner.getName() + "." + access.getTarget().getName();
@@ -149,13 +154,14 @@ public final class ClusterTests {
         ((AccessTarget.CodeUnitAccessTarget) access.getTarget())
             .resolveMember()
             .ifPresent(next::add);
+        owner.getStaticInitializer().ifPresent(next::add);
         if (access.getTarget() instanceof AccessTarget.ConstructorCallTarget) {
           // What an object of ours does once made (a JUnit extension's callbacks, a Flink
           // function's, a thread's) runs as part of the test.
-          next.addAll(owner.getCodeUnits());
+          next.addAll(codeOf(owner));
         }
         for (JavaCodeUnit callee : next) {
-          if (!reachedFrom.containsKey(callee) && !ownCode.contains(callee.getOwner())) {
+          if (!reachedFrom.containsKey(callee) && !callee.getOwner().equals(test)) {
             reachedFrom.put(callee, unit);
             todo.add(callee);
           }
@@ -163,6 +169,13 @@ public final class ClusterTests {
       }
     }
     return Optional.empty();
+  }
+
+  /** Its methods and constructors, and its static initializer, which getCodeUnits() leaves out. */
+  private static List<JavaCodeUnit> codeOf(JavaClass type) {
+    List<JavaCodeUnit> code = new ArrayList<>(type.getCodeUnits());
+    type.getStaticInitializer().ifPresent(code::add);
+    return code;
   }
 
   private static boolean runsAJob(JavaClass owner, String method) {
@@ -180,29 +193,12 @@ public final class ClusterTests {
     return path.toString();
   }
 
-  private static Set<JavaClass> withNested(JavaClass test) {
-    Set<JavaClass> types = new HashSet<>();
-    types.add(test);
-    collectNested(test, types);
-    return types;
-  }
-
-  private static void collectNested(JavaClass type, Set<JavaClass> into) {
-    // Lambdas are methods of the class itself; anonymous and member classes are their own.
-    for (JavaClass member : type.getMemberClasses()) {
-      if (into.add(member)) {
-        collectNested(member, into);
-      }
-    }
-  }
-
   private static boolean holdsTests(JavaClass type) {
     return type.getMethods().stream()
-            .anyMatch(
-                method ->
-                    method.getAnnotations().stream()
-                        .map(JavaAnnotation::getRawType)
-                        .anyMatch(annotation -> TEST_ANNOTATIONS.contains(annotation.getName())))
-        || type.getMemberClasses().stream().anyMatch(ClusterTests::holdsTests);
+        .anyMatch(
+            method ->
+                method.getAnnotations().stream()
+                    .map(JavaAnnotation::getRawType)
+                    .anyMatch(annotation -> TEST_ANNOTATIONS.contains(annotation.getName())));
   }
 }
