@@ -24,7 +24,7 @@ class PublicApiUseTest {
         new ClassFileImporter()
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
             .importPackages("io.flinkcollation.examples");
-    assertThat(examples.containClass(StreamingIngestion.class)).isTrue();
+    assertThat(examples.contain(StreamingIngestion.class)).isTrue();
 
     RULE.check(examples);
   }
