@@ -21,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  * fails otherwise), and every case gets a ratio and an interval. The figures themselves belong to
  * runs on a quiet machine (README, Performance), not to a test.
  */
-class WriterBenchmarkTest {
+class WriterBenchmarkITCase {
 
   @TempDir Path dir;
 
