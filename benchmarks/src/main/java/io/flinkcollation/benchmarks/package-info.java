@@ -4,9 +4,13 @@
  * per value beside Iceberg's own Parquet writer per row on the same rows, per {@link
  * io.flinkcollation.benchmarks.ValueFamily}; {@link io.flinkcollation.benchmarks.TrackerShare} runs
  * it and prints each share with its interval; {@link io.flinkcollation.benchmarks.TrackerMemory}
- * measures what a tracker retains per open file and metric as rows go by.
+ * measures what a tracker retains per open file and metric as rows go by. The job benchmarks run
+ * real jobs on an embedded cluster, on the examples' rows: {@link
+ * io.flinkcollation.benchmarks.WriterBenchmark} (the collation sink against Iceberg's {@code
+ * FlinkSink}) and {@link io.flinkcollation.benchmarks.RangeBenchmark} (none against range
+ * distribution).
  *
  * <p>Only measures: it never changes what the library does, and uses the library's classes as the
- * sink does. Nothing here runs during {@code mvn verify} but a smoke test.
+ * sink does. {@code mvn verify} runs each only small, to check that it works.
  */
 package io.flinkcollation.benchmarks;

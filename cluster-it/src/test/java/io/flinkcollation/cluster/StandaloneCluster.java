@@ -28,7 +28,8 @@ import java.util.stream.Collectors;
  * memory flags {@code BashJavaUtils} computes from {@code config.yaml}, everything bound to
  * 127.0.0.1. The class path is the cluster's {@code lib/} (Flink's jars from Maven and the -sql
  * jar) and Hadoop's jars, as {@code HADOOP_CLASSPATH} would add them. Every process it starts is
- * stopped by {@link #close()}, by its process handle.
+ * stopped by {@link #close()}, by its process handle. Until then its id is recorded in a pid file,
+ * so that CI (.ci/run) can stop what a test JVM that died left behind, by id.
  */
 final class StandaloneCluster implements AutoCloseable {
   /** The distribution's default {@code env.java.opts.all} for Java 17 (Flink 2.1 config.yaml). */
@@ -54,6 +55,7 @@ final class StandaloneCluster implements AutoCloseable {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final Path home;
+  private final Path pids;
   private final Path conf;
   private final Path log;
   private final String classPath;
@@ -67,12 +69,16 @@ final class StandaloneCluster implements AutoCloseable {
 
   /**
    * @param home working directory: conf/ and log/ are written there
+   * @param pids the folder of the pid files: {@code <pid>.pid} for each process running, holding
+   *     the log4j configuration its command line names (so a reused id is not taken for it)
    * @param classPath the cluster's class path: its lib/ jars, then Hadoop's as {@code
    *     HADOOP_CLASSPATH} adds them (see {@link #classPath})
    * @param slotsPerTaskManager {@code taskmanager.numberOfTaskSlots}
    */
-  StandaloneCluster(Path home, String classPath, int slotsPerTaskManager) throws IOException {
+  StandaloneCluster(Path home, Path pids, String classPath, int slotsPerTaskManager)
+      throws IOException {
     this.home = home;
+    this.pids = Files.createDirectories(pids);
     this.conf = Files.createDirectories(home.resolve("conf"));
     this.log = Files.createDirectories(home.resolve("log"));
     this.classPath = classPath;
@@ -210,8 +216,9 @@ final class StandaloneCluster implements AutoCloseable {
             .redirectErrorStream(true)
             .redirectOutput(out.toFile())
             .start();
-    started.add(process);
+    track(process);
     assertThat(process.waitFor(120, TimeUnit.SECONDS)).as("BashJavaUtils %s", command).isTrue();
+    untrack(process);
     List<String> results =
         Files.readAllLines(out).stream()
             .filter(line -> line.startsWith(BASH_JAVA_UTILS_RESULT))
@@ -226,7 +233,7 @@ final class StandaloneCluster implements AutoCloseable {
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.addAll(JAVA_OPTS);
     command.addAll(split(jvmParams));
-    command.add("-Dlog4j.configurationFile=" + conf.resolve("log4j.properties").toUri());
+    command.add("-Dlog4j.configurationFile=" + log4jConfiguration());
     command.add("-cp");
     command.add(classPath);
     command.add(mainClass);
@@ -252,8 +259,28 @@ final class StandaloneCluster implements AutoCloseable {
             .redirectOutput(log.resolve(id + ".out").toFile());
     builder.environment().put("FLINK_CONF_DIR", conf.toString());
     Process process = builder.start();
-    started.add(process);
+    track(process);
     return process;
+  }
+
+  /** Records a started process: in {@link #started}, and by its id in {@link #pids}. */
+  private void track(Process process) throws IOException {
+    started.add(process);
+    Files.writeString(pidFile(process), log4jConfiguration());
+  }
+
+  /** Forgets the pid file of a process that has ended. */
+  private void untrack(Process process) throws IOException {
+    Files.deleteIfExists(pidFile(process));
+  }
+
+  private Path pidFile(Process process) {
+    return pids.resolve(process.pid() + ".pid");
+  }
+
+  /** The value of every cluster process's {@code -Dlog4j.configurationFile}. */
+  private String log4jConfiguration() {
+    return conf.resolve("log4j.properties").toUri().toString();
   }
 
   /**
@@ -337,15 +364,21 @@ final class StandaloneCluster implements AutoCloseable {
     process.waitFor(30, TimeUnit.SECONDS);
   }
 
-  /** Stops every process this cluster started, by its handle, whatever state it is in. */
+  /**
+   * Stops every process this cluster started, by its handle, whatever state it is in, and removes
+   * the pid file of each that has ended.
+   */
   @Override
-  public void close() throws InterruptedException {
+  public void close() throws InterruptedException, IOException {
     for (Process process : started) {
       process.destroy();
     }
     for (Process process : started) {
       if (!process.waitFor(20, TimeUnit.SECONDS)) {
         kill(process);
+      }
+      if (!process.isAlive()) {
+        untrack(process);
       }
     }
   }

@@ -36,6 +36,10 @@ import org.junit.jupiter.api.Test;
  */
 class StandaloneClusterIT {
   private static final Path CLUSTER_DIR = Path.of(System.getProperty("flinkcollation.cluster.dir"));
+
+  /** The cluster processes' pid files, where .ci/run looks for what a dead test left running. */
+  private static final Path PIDS = CLUSTER_DIR.resolve("pids");
+
   private static final Path SQL_JAR = Path.of(System.getProperty("flinkcollation.sql.jar"));
   private static final Path JOB_JAR = Path.of(System.getProperty("flinkcollation.job.jar"));
   private static final Path BUNDLE_JAR = Path.of(System.getProperty("flinkcollation.bundle.jar"));
@@ -49,7 +53,8 @@ class StandaloneClusterIT {
     assertThat(SQL_JAR).as("built by mvn package").exists();
     Path home = Files.createTempDirectory(CLUSTER_DIR, "run-");
     // The -sql jar sits among the distribution's jars, as in lib/.
-    cluster = new StandaloneCluster(home, StandaloneCluster.classPath(LIB, SQL_JAR, HADOOP), 1);
+    cluster =
+        new StandaloneCluster(home, PIDS, StandaloneCluster.classPath(LIB, SQL_JAR, HADOOP), 1);
     try {
       cluster.start(2);
     } catch (Throwable e) {
@@ -179,9 +184,21 @@ class StandaloneClusterIT {
   @Test
   void selfContainedJobJarOnAClusterWithoutTheSqlJar() throws Exception {
     Path home = Files.createTempDirectory(CLUSTER_DIR, "bundle-run-");
+    List<Path> pidFiles;
     try (StandaloneCluster plain =
-        new StandaloneCluster(home, StandaloneCluster.classPath(LIB, HADOOP), 2)) {
+        new StandaloneCluster(home, PIDS, StandaloneCluster.classPath(LIB, HADOOP), 2)) {
       plain.start(1);
+      // Each running process is recorded by its id, for .ci/run to stop should this JVM die.
+      pidFiles =
+          plain.taskManagers().stream()
+              .map(process -> PIDS.resolve(process.pid() + ".pid"))
+              .collect(Collectors.toList());
+      assertThat(pidFiles)
+          .singleElement()
+          .satisfies(
+              file ->
+                  assertThat(file)
+                      .hasContent(home.resolve("conf/log4j.properties").toUri().toString()));
       long rows = 2_000;
       Path warehouse = Files.createTempDirectory(home, "warehouse-");
       Process job =
@@ -209,6 +226,9 @@ class StandaloneClusterIT {
           .isEqualTo(LongStream.range(0, rows).boxed().collect(Collectors.toSet()));
       CollationBoundsAssert.assertBoundsMatchData(table);
     }
+    assertThat(pidFiles)
+        .as("stopped, so no longer recorded")
+        .allSatisfy(f -> assertThat(f).doesNotExist());
   }
 
   /** One session of the SQL gateway's REST API (v1). */

@@ -8,7 +8,7 @@ import java.util.Set;
  * The examples' command lines: {@code --key value} options and {@code --flag}s, checked against the
  * keys a program knows. Errors name the argument; the program prints its usage after them.
  */
-final class ExampleArgs {
+public final class ExampleArgs {
   private final Map<String, String> values = new HashMap<>();
 
   private ExampleArgs() {}
@@ -18,7 +18,7 @@ final class ExampleArgs {
    *
    * @throws IllegalArgumentException naming an unknown argument or an option without a value
    */
-  static ExampleArgs parse(String[] args, Set<String> keys, Set<String> flags) {
+  public static ExampleArgs parse(String[] args, Set<String> keys, Set<String> flags) {
     ExampleArgs parsed = new ExampleArgs();
     for (int i = 0; i < args.length; i++) {
       String arg = args[i];
@@ -39,11 +39,11 @@ final class ExampleArgs {
     return parsed;
   }
 
-  String get(String key, String defaultValue) {
+  public String get(String key, String defaultValue) {
     return values.getOrDefault(key, defaultValue);
   }
 
-  String required(String key) {
+  public String required(String key) {
     String value = values.get(key);
     if (value == null) {
       throw new IllegalArgumentException("--" + key + " is required");
@@ -51,7 +51,7 @@ final class ExampleArgs {
     return value;
   }
 
-  long getLong(String key, long defaultValue) {
+  public long getLong(String key, long defaultValue) {
     String value = values.get(key);
     try {
       return value == null ? defaultValue : Long.parseLong(value.replace("_", ""));
@@ -61,7 +61,7 @@ final class ExampleArgs {
     }
   }
 
-  boolean flag(String key) {
+  public boolean flag(String key) {
     return values.containsKey(key);
   }
 }

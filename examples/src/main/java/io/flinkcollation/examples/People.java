@@ -30,7 +30,7 @@ public final class People implements GeneratorFunction<Long, RowData> {
           Types.NestedField.optional(4, "country", Types.StringType.get()),
           Types.NestedField.optional(5, "note", Types.StringType.get()));
 
-  static final String[] NAMES = {
+  public static final String[] NAMES = {
     "Adèle",
     "Agnès",
     "Álvaro",
@@ -85,7 +85,7 @@ public final class People implements GeneratorFunction<Long, RowData> {
     "Zoltán"
   };
 
-  static final String[] CITIES = {
+  public static final String[] CITIES = {
     "Ålesund",
     "Besançon",
     "Bogotá",
@@ -151,7 +151,7 @@ public final class People implements GeneratorFunction<Long, RowData> {
   }
 
   /** The value as written, upper case, lower case, or without accents: all collation-equal. */
-  static String variant(String value, SplittableRandom random) {
+  public static String variant(String value, SplittableRandom random) {
     switch (random.nextInt(4)) {
       case 0:
         return value.toUpperCase(Locale.ROOT);

@@ -9,7 +9,7 @@ import java.util.Comparator;
  * <p>Instances are immutable and may be shared across threads; the comparators they hand out may
  * not.
  */
-@PublicApi
+@PublicApi(PublicApi.Stability.EVOLVING)
 public interface Collation {
 
   /** The canonical, provider-qualified name, for example {@code icu.en_US-ci}. */

@@ -10,7 +10,7 @@ import io.flinkcollation.api.PublicApi;
  * in {@code META-INF/services/io.flinkcollation.collation.CollationProvider}. Implementations need
  * a public no-argument constructor and must be thread-safe.
  */
-@PublicApi
+@PublicApi(PublicApi.Stability.EXPERIMENTAL)
 public interface CollationProvider {
 
   /** The provider name: lower case letters and digits, for example {@code icu}. */

@@ -16,7 +16,7 @@ import org.slf4j.LoggerFactory;
  * through {@link ServiceLoader} and lets it canonicalise and resolve the rest
  * (docs/spec-notes.md#rules-followed).
  */
-@PublicApi
+@PublicApi(PublicApi.Stability.EVOLVING)
 public final class Collations {
 
   /** The reserved name for UTF-8 byte order; the same as no collation at all. */

@@ -6,7 +6,7 @@ import io.flinkcollation.api.PublicApi;
  * Whether trailing spaces take part in comparison (SQL's pad characteristic; the spec's open review
  * question, docs/spec-notes.md#pad).
  */
-@PublicApi
+@PublicApi(PublicApi.Stability.EVOLVING)
 public enum PadAttribute {
   /** Trailing spaces count: {@code 'a '} sorts after {@code 'a'}. ICU's default. */
   NO_PAD,

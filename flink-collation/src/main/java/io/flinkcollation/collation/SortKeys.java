@@ -11,7 +11,7 @@ import io.flinkcollation.api.PublicApi;
  * as bounds (spec "Collation Bounds": bounds are the original values). An instance is not
  * thread-safe: get one per thread from {@link Collation#newSortKeys()}.
  */
-@PublicApi
+@PublicApi(PublicApi.Stability.EXPERIMENTAL)
 @FunctionalInterface
 public interface SortKeys {
 

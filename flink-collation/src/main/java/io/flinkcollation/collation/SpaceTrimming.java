@@ -9,7 +9,7 @@ import io.flinkcollation.api.PublicApi;
  * <p>Only U+0020 is removed. SQL's PAD SPACE pads with that character; tabs, no-break spaces and
  * other white space are data.
  */
-@PublicApi
+@PublicApi(PublicApi.Stability.EVOLVING)
 public enum SpaceTrimming {
   /** Every space counts. */
   NONE,

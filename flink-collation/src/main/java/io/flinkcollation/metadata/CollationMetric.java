@@ -11,7 +11,7 @@ import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
  * hold the bounds, the collation they are produced for, and the provider version they were selected
  * under.
  */
-@PublicApi
+@PublicApi(PublicApi.Stability.EVOLVING)
 public final class CollationMetric implements Serializable {
   private static final long serialVersionUID = 1L;
 

@@ -16,7 +16,7 @@ import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
  * The collation annotation of one string field (top level or nested, keyed by its own field id) and
  * the collation metric fields it declares.
  */
-@PublicApi
+@PublicApi(PublicApi.Stability.EVOLVING)
 public final class FieldCollation implements Serializable {
   private static final long serialVersionUID = 1L;
 

@@ -46,7 +46,7 @@ import org.apache.iceberg.types.Types;
  * SchemaParser#fromJson(String)} ignores the attributes, so the JSON stays a valid schema for
  * collation-unaware readers and gives the schema itself.
  */
-@PublicApi
+@PublicApi(PublicApi.Stability.EXPERIMENTAL)
 public final class SchemaCollationsJson {
   static final String ELEMENT = "element-";
   static final String KEY = "key-";

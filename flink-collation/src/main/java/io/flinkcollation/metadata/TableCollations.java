@@ -27,7 +27,7 @@ import org.slf4j.LoggerFactory;
  * {@value #PROPERTY} (docs/design.md#declarations); {@link SchemaCollationsJson} renders the spec's
  * in-schema form of the same model. Instances are immutable.
  */
-@PublicApi
+@PublicApi(PublicApi.Stability.EVOLVING)
 public final class TableCollations implements Serializable {
   private static final long serialVersionUID = 1L;
 

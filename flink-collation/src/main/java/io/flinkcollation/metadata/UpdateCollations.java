@@ -46,7 +46,7 @@ import org.apache.iceberg.util.Tasks;
  * after the commit (docs/design.md#metric-ids). Changes are re-applied to fresh metadata when a
  * concurrent commit wins, as Iceberg retries its own commits.
  */
-@PublicApi
+@PublicApi(PublicApi.Stability.EVOLVING)
 public final class UpdateCollations {
 
   private interface Change {

@@ -24,7 +24,7 @@ import org.apache.iceberg.types.Types;
  *
  * <p>Instances are immutable; the resolved {@link Collation} is shared, comparators are not.
  */
-@PublicApi
+@PublicApi(PublicApi.Stability.EXPERIMENTAL)
 public final class CollatedColumn {
 
   private final String path;

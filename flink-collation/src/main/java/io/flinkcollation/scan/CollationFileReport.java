@@ -27,7 +27,7 @@ import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
  * The collation facts of one data file: its record count and, for every metric the table declares,
  * the file's collation bounds or their absence. For inspection; pruning uses {@link CollationScan}.
  */
-@PublicApi
+@PublicApi(PublicApi.Stability.EXPERIMENTAL)
 public final class CollationFileReport {
 
   private final String location;

@@ -26,7 +26,7 @@ import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
  *
  * Null never matches; the literals are never null. Instances are immutable.
  */
-@PublicApi
+@PublicApi(PublicApi.Stability.EVOLVING)
 public final class CollationPredicate implements Serializable {
   private static final long serialVersionUID = 1L;
 

@@ -35,7 +35,7 @@ import org.slf4j.LoggerFactory;
  * consulted: collation-equal values can differ in bytes and land in any partition. Anything missing
  * means the file is scanned. The table's collations are read when the scan is created.
  */
-@PublicApi
+@PublicApi(PublicApi.Stability.EVOLVING)
 public final class CollationScan {
   private static final Logger LOG = LoggerFactory.getLogger(CollationScan.class);
 

@@ -28,7 +28,7 @@ import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
  * running provider resolves for the column, and only when the stated collation is the column's
  * (docs/spec-notes.md#readers). Not thread-safe: it holds one comparator; create one per thread.
  */
-@PublicApi
+@PublicApi(PublicApi.Stability.EXPERIMENTAL)
 public final class ColumnPruning {
 
   private final String column;

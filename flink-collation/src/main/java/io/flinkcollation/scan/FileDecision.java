@@ -7,7 +7,7 @@ import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileScanTask;
 
 /** Whether one data file is scanned or pruned for a collation predicate, and why. */
-@PublicApi
+@PublicApi(PublicApi.Stability.EXPERIMENTAL)
 public final class FileDecision {
 
   /** Why a file is scanned or pruned. Only {@link #OUTSIDE_BOUNDS} prunes. */

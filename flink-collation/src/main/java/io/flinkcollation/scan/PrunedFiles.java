@@ -12,7 +12,7 @@ import org.apache.iceberg.FileScanTask;
  * The result of {@link CollationScan#planFiles}: the tasks to scan, and a decision with its reason
  * for every planned file, in planning order.
  */
-@PublicApi
+@PublicApi(PublicApi.Stability.EVOLVING)
 public final class PrunedFiles {
 
   private final CollationPredicate predicate;

@@ -9,7 +9,7 @@ import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
  * A data file's exact minimum and maximum of one collation metric, as original values (not sort
  * keys: docs/spec-notes.md#rules-followed).
  */
-@PublicApi
+@PublicApi(PublicApi.Stability.EVOLVING)
 public final class CollationBounds implements Serializable {
   private static final long serialVersionUID = 1L;
 

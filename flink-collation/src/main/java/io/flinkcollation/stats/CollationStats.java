@@ -20,7 +20,7 @@ import org.apache.iceberg.types.Types;
  * {@code lower_bounds}/{@code upper_bounds} entries of the metric id, encoded as Iceberg strings
  * (docs/design.md#bounds). Bounds are tight by construction, so presence of both means usable.
  */
-@PublicApi
+@PublicApi(PublicApi.Stability.EVOLVING)
 public final class CollationStats {
 
   private CollationStats() {}

@@ -1,6 +1,7 @@
 package io.flinkcollation.collation.spark;
 
 import com.ibm.icu.lang.UCharacter;
+import com.ibm.icu.util.VersionInfo;
 import io.flinkcollation.collation.Collation;
 import io.flinkcollation.collation.Collations;
 import io.flinkcollation.collation.PadAttribute;
@@ -8,6 +9,7 @@ import io.flinkcollation.collation.SortKeys;
 import io.flinkcollation.collation.SpaceTrimming;
 import java.nio.charset.StandardCharsets;
 import java.util.Comparator;
+import java.util.Locale;
 import java.util.function.UnaryOperator;
 
 /**
@@ -17,41 +19,37 @@ import java.util.function.UnaryOperator;
 final class SparkCollation implements Collation {
 
   /**
-   * The version of the byte-order collations: nothing but the trimming decides their order, which
-   * never changes. It is the label Spark itself gives them.
+   * The version Spark 4 labels each of these collations with: the major and minor version of the
+   * ICU it runs on ({@code 78.1} with ICU4J 78.1), the same for all of them
+   * (docs/collation-names.md, "Versions of the spark collations"). Their orders depend on ICU only
+   * through the case mapping of {@code UTF8_LCASE}, which changes only with ICU's Unicode version.
    */
-  static final String BINARY_VERSION = "1.0";
+  static final String VERSION =
+      String.format(
+          Locale.ROOT,
+          "%d.%d",
+          VersionInfo.ICU_VERSION.getMajor(),
+          VersionInfo.ICU_VERSION.getMinor());
 
   private static final Comparator<String> BYTE_ORDER =
       Collations.resolve(Collations.UTF8).newComparator();
 
   private final String name;
-  private final String version;
   private final SpaceTrimming trimming;
   private final UnaryOperator<String> mapping;
 
-  private SparkCollation(
-      String name, String version, SpaceTrimming trimming, UnaryOperator<String> mapping) {
+  private SparkCollation(String name, SpaceTrimming trimming, UnaryOperator<String> mapping) {
     this.name = name;
-    this.version = version;
     this.trimming = trimming;
     this.mapping = mapping;
   }
 
   static SparkCollation binary(String name, SpaceTrimming trimming) {
-    return new SparkCollation(name, BINARY_VERSION, trimming, UnaryOperator.identity());
+    return new SparkCollation(name, trimming, UnaryOperator.identity());
   }
 
-  /**
-   * Versioned by the Unicode version of ICU's case mapping, the only thing that can change the
-   * order: a new Unicode version may give a character a lowercase form.
-   */
   static SparkCollation lowercase(String name, SpaceTrimming trimming) {
-    return new SparkCollation(
-        name,
-        UCharacter.getUnicodeVersion().toString(),
-        trimming,
-        SparkCollation::lowercaseCodePoints);
+    return new SparkCollation(name, trimming, SparkCollation::lowercaseCodePoints);
   }
 
   /**
@@ -88,7 +86,7 @@ final class SparkCollation implements Collation {
 
   @Override
   public String version() {
-    return version;
+    return VERSION;
   }
 
   @Override
@@ -114,6 +112,6 @@ final class SparkCollation implements Collation {
 
   @Override
   public String toString() {
-    return name + "@" + version;
+    return name + "@" + VERSION;
   }
 }
