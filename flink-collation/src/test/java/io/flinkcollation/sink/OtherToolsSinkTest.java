@@ -166,7 +166,7 @@ class OtherToolsSinkTest {
     slowNames(second, narrowed, 400);
     second.execute();
 
-    assertThat(CollationIcebergSinkTest.ids(reload()))
+    assertThat(CollationIcebergSinkITCase.ids(reload()))
         .isEqualTo(LongStream.range(0, 400).boxed().collect(Collectors.toSet()));
   }
 
