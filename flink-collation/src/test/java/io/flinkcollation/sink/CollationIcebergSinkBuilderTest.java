@@ -104,7 +104,9 @@ class CollationIcebergSinkBuilderTest {
         .hasMessageContaining("Create the table");
   }
 
-  /** Written without collation bounds, as Iceberg's sink would; the warning: OtherToolsSinkTest. */
+  /**
+   * Written without collation bounds, as Iceberg's sink would; the warning: OtherToolsSinkITCase.
+   */
   @Test
   void aTableWithoutCollationsIsWiredToo() {
     sink("plain").append();

@@ -114,7 +114,9 @@ class CollationCatalogHostileMetadataITCase {
     assertThat(single("SELECT COUNT(*) FROM lake.db.users")).isEqualTo("3");
   }
 
-  /** Unknown keys are written around (OtherToolsSqlTest); a version that cannot be read is not. */
+  /**
+   * Unknown keys are written around (OtherToolsSqlITCase); a version that cannot be read is not.
+   */
   @Test
   void anEntryWhoseMetricVersionCannotBeReadIsRefusedForWritesUntilItsColumnIsReset()
       throws Exception {

@@ -48,7 +48,7 @@ import org.junit.jupiter.api.io.TempDir;
  * many small files, the stage rewrites them while the job runs and at its end, and the table keeps
  * every row once with exact bounds.
  */
-class InJobCompactionTest {
+class InJobCompactionITCase {
 
   private static final int ROWS = 3000;
 

@@ -56,7 +56,7 @@ import org.slf4j.event.Level;
  * (docs/other-tools.md): declarations of fields that no longer exist, a metric id that is a
  * column's, keys this build does not know. Each writes; none costs a column its own statistics.
  */
-class OtherToolsSinkTest {
+class OtherToolsSinkITCase {
 
   @RegisterExtension static final MiniClusterExtension MINI_CLUSTER = MiniClusters.withSlots(2);
 

@@ -29,7 +29,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * does not know are read around and kept on every commit, on every catalog; what would make a bound
  * wrong is still refused; declarations of fields the schema lacks are named for writers.
  */
-class OtherToolsMetadataTest {
+class OtherToolsMetadataITCase {
 
   @RegisterExtension static final CatalogMatrix CATALOGS = new CatalogMatrix();
 

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@code 'compaction-enabled'} as a SQL hint: a streaming INSERT compacts its own small files. */
-class CollationSqlCompactionTest {
+class CollationSqlCompactionITCase {
 
   @RegisterExtension static final MiniClusterExtension CLUSTER = MiniClusters.withSlots(4);
 

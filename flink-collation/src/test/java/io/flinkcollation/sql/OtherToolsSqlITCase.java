@@ -34,7 +34,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * (docs/other-tools.md): entries of fields that no longer exist only, and keys this build does not
  * know.
  */
-class OtherToolsSqlTest {
+class OtherToolsSqlITCase {
 
   @RegisterExtension static final MiniClusterExtension CLUSTER = MiniClusters.withSlots(2);
 
