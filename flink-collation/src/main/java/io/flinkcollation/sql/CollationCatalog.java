@@ -204,7 +204,7 @@ public class CollationCatalog extends FlinkCatalog {
    * nothing behind. Used for DDL in this catalog and for connector tables.
    *
    * <p>Iceberg's create offers no transaction to join, and a REST catalog cannot reserve metric ids
-   * in the creating commit (docs/sql-catalog.md#create-table).
+   * in the creating commit (docs/sql.md#how-the-catalog-sits-on-icebergs).
    */
   void createCollatedTable(ObjectPath tablePath, ResolvedCatalogTable table, boolean ignoreIfExists)
       throws TableAlreadyExistException {
@@ -283,7 +283,7 @@ public class CollationCatalog extends FlinkCatalog {
    *
    * <p>Built from one load of the table with Iceberg's public schema conversion: Iceberg's {@code
    * getTable} loads the table itself and offers no way to add options computed from it, which would
-   * take a second load (docs/sql-catalog.md#get-table).
+   * take a second load (docs/sql.md#how-the-catalog-sits-on-icebergs).
    */
   @Override
   public CatalogTable getTable(ObjectPath tablePath)

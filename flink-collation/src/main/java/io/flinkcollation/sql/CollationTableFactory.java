@@ -199,15 +199,21 @@ public class CollationTableFactory implements DynamicTableSinkFactory, DynamicTa
       CollationOptions.validateSinkOptions(options, false);
     }
 
+    Map<String, String> properties = target.table.properties();
     Map<String, String> writeOptions = new LinkedHashMap<>();
     CollationOptions.withoutColumns(options)
         .forEach(
             (key, value) -> {
+              // In a catalog, hints are merged into the table's properties: what the properties
+              // lack is a hint, which is an option of this write and is refused when the collation
+              // sink does not honour it, as the builder refuses it (docs/options.md).
+              boolean hint = catalog != null && !Objects.equals(properties.get(key), value);
               if (!CollationCatalog.CONNECTOR.equals(key)
                   && !SourceCatalog.KEY.equals(key)
                   // The collation sink refuses options it does not honour; the other options of a
                   // table are its connector and catalog settings.
                   && (!collated
+                      || hint
                       || CollationSinkOptions.isWriteOption(key)
                       || MaintenanceOptions.isMaintenanceOption(key))) {
                 writeOptions.put(key, value);

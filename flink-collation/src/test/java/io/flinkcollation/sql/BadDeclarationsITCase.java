@@ -286,6 +286,10 @@ class BadDeclarationsITCase {
             String.format(INSERT, "/*+ OPTIONS('write-format' = 'csv') */"),
             "Table lake.db.users: invalid 'write-format' = 'csv', set by a hint; expected parquet, avro or orc"),
         sql(
+            "an unknown option as a hint",
+            String.format(INSERT, "/*+ OPTIONS('write-fromat' = 'csv') */"),
+            "Table lake.db.users: the collation sink has no option 'write-fromat'; remove it (options it takes: [...]"),
+        sql(
             "a collation hint on a missing column",
             String.format(INSERT, "/*+ OPTIONS('collation.foo' = '1') */"),
             "Invalid option 'collation.foo' = '1': table lake.db.users has no column 'foo'; 'collation.<column>' names a string column: "
