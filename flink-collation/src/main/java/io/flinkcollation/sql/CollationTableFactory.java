@@ -204,10 +204,11 @@ public class CollationTableFactory implements DynamicTableSinkFactory, DynamicTa
     CollationOptions.withoutColumns(options)
         .forEach(
             (key, value) -> {
-              // In a catalog, hints are merged into the table's properties: what the properties
-              // lack is a hint, which is an option of this write and is refused when the collation
-              // sink does not honour it, as the builder refuses it (docs/options.md).
-              boolean hint = catalog != null && !Objects.equals(properties.get(key), value);
+              // In a catalog, hints are merged into the table's properties: a key the properties
+              // lack is a hint, an option of this write, refused when the collation sink does not
+              // honour it, as the builder refuses it (docs/options.md). Keys, not values: the
+              // catalog masks the values of secret properties.
+              boolean hint = catalog != null && !properties.containsKey(key);
               if (!CollationCatalog.CONNECTOR.equals(key)
                   && !SourceCatalog.KEY.equals(key)
                   // The collation sink refuses options it does not honour; the other options of a
