@@ -6,8 +6,11 @@ import io.flinkcollation.metadata.TableCollations;
 import io.flinkcollation.metadata.UpdateCollations;
 import io.flinkcollation.testing.CollationBoundsAssert;
 import io.flinkcollation.testing.MiniClusters;
-import java.nio.file.Path;
+import io.flinkcollation.testing.catalog.CatalogMatrix;
+import io.flinkcollation.testing.catalog.TestCatalog;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -17,6 +20,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import java.util.stream.LongStream;
+import java.util.stream.Stream;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiter;
@@ -39,14 +43,14 @@ import org.apache.iceberg.flink.FlinkSchemaUtil;
 import org.apache.iceberg.types.TypeUtil;
 import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Schema and collation changes committed while a streaming sink writes: the job keeps committing,
  * never commits bounds under an id that is not a declared metric when it commits, and a restarted
- * job writes under the changed declarations.
+ * job writes under the changed declarations. Every change on every catalog.
  */
 class SchemaChangesWhileWritingITCase {
 
@@ -55,14 +59,14 @@ class SchemaChangesWhileWritingITCase {
 
   @RegisterExtension static final MiniClusterExtension MINI_CLUSTER = MiniClusters.withSlots(2);
 
+  @RegisterExtension static final CatalogMatrix CATALOGS = new CatalogMatrix();
+
   private static final Schema SCHEMA =
       new Schema(
           Types.NestedField.required(1, "id", Types.LongType.get()),
           Types.NestedField.optional(2, "name", Types.StringType.get()),
           Types.NestedField.optional(3, "city", Types.StringType.get()),
           Types.NestedField.optional(4, "n", Types.IntegerType.get()));
-
-  @TempDir Path warehouseDir;
 
   enum Change {
     ADD_COLUMN(table -> table.updateSchema().addColumn("extra", Types.StringType.get()).commit()),
@@ -127,10 +131,17 @@ class SchemaChangesWhileWritingITCase {
         (int) (long) id);
   }
 
-  @ParameterizedTest
-  @EnumSource(Change.class)
-  void theJobKeepsCommittingAndARestartPicksTheChangeUp(Change change) throws Exception {
-    TestWarehouse warehouse = new TestWarehouse(warehouseDir);
+  static Stream<Arguments> changesOnEveryCatalog() {
+    return CatalogMatrix.cases(
+        EnumSet.allOf(TestCatalog.class),
+        Arrays.stream(Change.values()).map(Arguments::of).toArray(Arguments[]::new));
+  }
+
+  @ParameterizedTest(name = "{0}: {1}")
+  @MethodSource("changesOnEveryCatalog")
+  void theJobKeepsCommittingAndARestartPicksTheChangeUp(TestCatalog kind, Change change)
+      throws Exception {
+    TestWarehouse warehouse = TestWarehouse.on(CATALOGS, kind);
     Table table = warehouse.create("t", SCHEMA, PartitionSpec.unpartitioned(), Map.of());
     UpdateCollations.of(table).collate("name", "icu.en_US-ci").addMetric("name").commit();
 

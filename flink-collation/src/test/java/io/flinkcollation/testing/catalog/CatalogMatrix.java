@@ -4,11 +4,15 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
@@ -18,19 +22,30 @@ import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
+import org.apache.iceberg.exceptions.NoSuchNamespaceException;
 import org.apache.iceberg.flink.CatalogLoader;
 import org.apache.iceberg.flink.TableLoader;
 import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.params.provider.Arguments;
 
 /**
  * One warehouse per {@link TestCatalog} for a test class: a Hadoop directory, a sqlite JDBC
  * catalog, and Iceberg's REST catalog server on 127.0.0.1 (started before the class, stopped
  * after). Gives each catalog's options the way a user writes them, for Iceberg's {@link
  * CatalogLoader} and for Flink SQL's {@code CREATE CATALOG}.
+ *
+ * <p>After each test, every table and namespace the test left in a catalog it used is dropped, so
+ * that each test, and each catalog's run of a parameterized test, starts on an empty catalog, as it
+ * would on a {@code @TempDir} warehouse.
+ *
+ * <p>Parameterized tests take the catalog as their first argument: {@code @EnumSource(TestCatalog
+ * .class)} when every case runs on every catalog, or {@link #cases} when slow cases run in full on
+ * Hadoop and a representative subset on JDBC and REST.
  */
-public final class CatalogMatrix implements BeforeAllCallback, AfterAllCallback {
+public final class CatalogMatrix implements BeforeAllCallback, AfterEachCallback, AfterAllCallback {
 
   /**
    * Every catalog's name, in Java and in SQL ({@code CREATE CATALOG lake}): a JDBC catalog keeps
@@ -41,6 +56,25 @@ public final class CatalogMatrix implements BeforeAllCallback, AfterAllCallback 
   private Path directory;
   private RestCatalogServerExtension restServer;
   private final Map<TestCatalog, Catalog> catalogs = new EnumMap<>(TestCatalog.class);
+  private final EnumSet<TestCatalog> used = EnumSet.noneOf(TestCatalog.class);
+
+  /**
+   * {@code cases} on each of {@code kinds}, the catalog first: {@code cases(EnumSet.of(HADOOP),
+   * Arguments.of(2, true))} gives {@code (HADOOP, 2, true)}.
+   */
+  public static Stream<Arguments> cases(Set<TestCatalog> kinds, Arguments... cases) {
+    List<Arguments> all = new ArrayList<>();
+    for (TestCatalog kind : kinds) {
+      for (Arguments arguments : cases) {
+        Object[] values = arguments.get();
+        Object[] withKind = new Object[values.length + 1];
+        withKind[0] = kind;
+        System.arraycopy(values, 0, withKind, 1, values.length);
+        all.add(Arguments.of(withKind));
+      }
+    }
+    return all.stream();
+  }
 
   @Override
   public void beforeAll(ExtensionContext context) throws Exception {
@@ -49,6 +83,29 @@ public final class CatalogMatrix implements BeforeAllCallback, AfterAllCallback 
     Class.forName("org.sqlite.JDBC");
     restServer = new RestCatalogServerExtension(directory.resolve("rest"));
     restServer.beforeAll(context);
+  }
+
+  @Override
+  public void afterEach(ExtensionContext context) {
+    Set<TestCatalog> kinds = EnumSet.copyOf(used);
+    used.clear();
+    for (TestCatalog kind : kinds) {
+      Catalog catalog = catalog(kind);
+      if (catalog instanceof SupportsNamespaces) {
+        SupportsNamespaces namespaces = (SupportsNamespaces) catalog;
+        List<Namespace> left;
+        try {
+          left = namespaces.listNamespaces();
+        } catch (NoSuchNamespaceException noWarehouseYet) {
+          continue;
+        }
+        for (Namespace namespace : left) {
+          catalog.listTables(namespace).forEach(table -> catalog.dropTable(table, true));
+          namespaces.dropNamespace(namespace);
+        }
+      }
+    }
+    used.clear();
   }
 
   @Override
@@ -68,6 +125,7 @@ public final class CatalogMatrix implements BeforeAllCallback, AfterAllCallback 
 
   /** The Iceberg catalog options of {@code kind}, as {@code CREATE CATALOG} takes them. */
   public Map<String, String> options(TestCatalog kind) {
+    used.add(kind);
     Map<String, String> options = new LinkedHashMap<>();
     switch (kind) {
       case HADOOP:
