@@ -8,8 +8,9 @@ import io.flinkcollation.sink.CollationIcebergSink;
 import io.flinkcollation.sink.TestWarehouse;
 import io.flinkcollation.testing.CollationBoundsAssert;
 import io.flinkcollation.testing.MiniClusters;
+import io.flinkcollation.testing.catalog.CatalogMatrix;
+import io.flinkcollation.testing.catalog.TestCatalog;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -41,12 +42,14 @@ import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * The in-job maintenance stage in real streaming jobs on a Hadoop catalog: small checkpoints make
- * many small files, the stage rewrites them while the job runs and at its end, and the table keeps
- * every row once with exact bounds.
+ * The in-job maintenance stage in real streaming jobs: small checkpoints make many small files, the
+ * stage rewrites them while the job runs and at its end, and the table keeps every row once with
+ * exact bounds. Appends on every catalog, upserts on Hadoop and REST, range distribution (which
+ * adds nothing catalog-specific) on Hadoop.
  */
 class InJobCompactionITCase {
 
@@ -54,7 +57,7 @@ class InJobCompactionITCase {
 
   @RegisterExtension static final MiniClusterExtension MINI_CLUSTER = MiniClusters.withSlots(4);
 
-  @TempDir Path warehouseDir;
+  @RegisterExtension static final CatalogMatrix CATALOGS = new CatalogMatrix();
 
   /** Makes each row slowly enough that many checkpoints commit while the job runs. */
   static final class SlowRows implements MapFunction<Long, RowData> {
@@ -83,9 +86,11 @@ class InJobCompactionITCase {
         .set(MaintenanceOptions.REWRITE_MIN_INPUT_FILES.key(), "2");
   }
 
-  @Test
-  void compactionRewritesTheSmallFilesOfARunningStreamWithExactBounds() throws Exception {
-    TestWarehouse warehouse = new TestWarehouse(warehouseDir);
+  @ParameterizedTest
+  @EnumSource(TestCatalog.class)
+  void compactionRewritesTheSmallFilesOfARunningStreamWithExactBounds(TestCatalog kind)
+      throws Exception {
+    TestWarehouse warehouse = TestWarehouse.on(CATALOGS, kind);
     Table table =
         warehouse.create(
             "t",
@@ -111,7 +116,7 @@ class InJobCompactionITCase {
 
   @Test
   void rangeDistributionWithCompactionSortsByTheRangeColumn() throws Exception {
-    TestWarehouse warehouse = new TestWarehouse(warehouseDir);
+    TestWarehouse warehouse = TestWarehouse.on(CATALOGS, TestCatalog.HADOOP);
     Table table =
         warehouse.create(
             "t",
@@ -162,9 +167,13 @@ class InJobCompactionITCase {
     return (round % 2 == 0 ? "Name-" : "name-") + key + "-" + round;
   }
 
-  @Test
-  void anUpsertTableKeepsTheLastVersionOfEveryKeyThroughRewrites() throws Exception {
-    TestWarehouse warehouse = new TestWarehouse(warehouseDir);
+  @ParameterizedTest
+  @EnumSource(
+      value = TestCatalog.class,
+      names = {"HADOOP", "REST"})
+  void anUpsertTableKeepsTheLastVersionOfEveryKeyThroughRewrites(TestCatalog kind)
+      throws Exception {
+    TestWarehouse warehouse = TestWarehouse.on(CATALOGS, kind);
     Table table =
         warehouse.create(
             "t",

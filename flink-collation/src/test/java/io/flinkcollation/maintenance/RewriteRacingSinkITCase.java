@@ -7,7 +7,8 @@ import io.flinkcollation.sink.CollationIcebergSink;
 import io.flinkcollation.sink.TestWarehouse;
 import io.flinkcollation.testing.CollationBoundsAssert;
 import io.flinkcollation.testing.MiniClusters;
-import java.nio.file.Path;
+import io.flinkcollation.testing.catalog.CatalogMatrix;
+import io.flinkcollation.testing.catalog.TestCatalog;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -27,18 +28,21 @@ import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.exceptions.CommitFailedException;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
-/** Rewrites committed while a streaming sink commits every checkpoint: no row lost or doubled. */
+/**
+ * Rewrites committed while a streaming sink commits every checkpoint, on every catalog: no row lost
+ * or doubled.
+ */
 class RewriteRacingSinkITCase {
 
   private static final int ROWS = 4000;
 
   @RegisterExtension static final MiniClusterExtension MINI_CLUSTER = MiniClusters.withSlots(2);
 
-  @TempDir Path warehouseDir;
+  @RegisterExtension static final CatalogMatrix CATALOGS = new CatalogMatrix();
 
   /** Makes the row of each id slowly enough that many checkpoints commit while the job runs. */
   static final class SlowRows implements MapFunction<Long, RowData> {
@@ -49,9 +53,10 @@ class RewriteRacingSinkITCase {
     }
   }
 
-  @Test
-  void rewritesRacingARunningSinkCommitWithoutLossOrDuplicates() throws Exception {
-    TestWarehouse warehouse = new TestWarehouse(warehouseDir);
+  @ParameterizedTest
+  @EnumSource(TestCatalog.class)
+  void rewritesRacingARunningSinkCommitWithoutLossOrDuplicates(TestCatalog kind) throws Exception {
+    TestWarehouse warehouse = TestWarehouse.on(CATALOGS, kind);
     // A rewrite competes with a commit every checkpoint: more retries than Iceberg's default 4.
     Table table =
         warehouse.create(

@@ -12,9 +12,10 @@ import io.flinkcollation.scan.PrunedFiles;
 import io.flinkcollation.testing.CollationBoundsAssert;
 import io.flinkcollation.testing.DataFileRows;
 import io.flinkcollation.testing.MiniClusters;
+import io.flinkcollation.testing.catalog.CatalogMatrix;
+import io.flinkcollation.testing.catalog.TestCatalog;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -24,6 +25,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.functions.RichFlatMapFunction;
 import org.apache.flink.api.common.state.CheckpointListener;
@@ -53,9 +55,9 @@ import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Changelogs into collated tables, exactly once through failures: a stream of inserts, updates and
@@ -67,6 +69,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 class CollationChangelogSinkITCase {
 
   @RegisterExtension static final MiniClusterExtension MINI_CLUSTER = MiniClusters.withSlots(4);
+
+  @RegisterExtension static final CatalogMatrix CATALOGS = new CatalogMatrix();
 
   static final Schema SCHEMA =
       new Schema(
@@ -106,13 +110,8 @@ class CollationChangelogSinkITCase {
 
   private static final AtomicInteger FAILURES_LEFT = new AtomicInteger();
 
-  @TempDir Path warehouseDir;
-
-  private TestWarehouse warehouse;
-
   @BeforeEach
   void resetFailures() {
-    warehouse = new TestWarehouse(warehouseDir);
     FAILURES_LEFT.set(2);
   }
 
@@ -222,10 +221,26 @@ class CollationChangelogSinkITCase {
     return rows;
   }
 
-  @ParameterizedTest(name = "format v{0}, upsert {1}, partitioned {2}")
-  @CsvSource({"2, true, true", "3, true, false", "2, false, false", "3, false, true"})
+  /**
+   * Every case on Hadoop; on JDBC and on REST one v2 and one v3 table, one upsert and one full
+   * changelog each, so that all four cases run on a catalog other than Hadoop.
+   */
+  static Stream<Arguments> cases() {
+    Arguments v2UpsertPartitioned = Arguments.of(2, true, true);
+    Arguments v3Upsert = Arguments.of(3, true, false);
+    Arguments v2Changelog = Arguments.of(2, false, false);
+    Arguments v3ChangelogPartitioned = Arguments.of(3, false, true);
+    return CatalogMatrix.hadoopInFull(
+        List.of(v2UpsertPartitioned, v3Upsert, v2Changelog, v3ChangelogPartitioned),
+        List.of(v2UpsertPartitioned, v3ChangelogPartitioned),
+        List.of(v3Upsert, v2Changelog));
+  }
+
+  @ParameterizedTest(name = "{0}: format v{1}, upsert {2}, partitioned {3}")
+  @MethodSource("cases")
   void changelogWithFailuresEndsWithTheLastVersionOfEveryKey(
-      int formatVersion, boolean upsert, boolean partitioned) throws Exception {
+      TestCatalog kind, int formatVersion, boolean upsert, boolean partitioned) throws Exception {
+    TestWarehouse warehouse = TestWarehouse.on(CATALOGS, kind);
     PartitionSpec spec =
         partitioned
             ? PartitionSpec.builderFor(SCHEMA).identity("bucket").build()

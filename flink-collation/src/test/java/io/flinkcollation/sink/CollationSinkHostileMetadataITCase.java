@@ -13,10 +13,13 @@ import io.flinkcollation.scan.PrunedFiles;
 import io.flinkcollation.stats.CollationBounds;
 import io.flinkcollation.stats.CollationStats;
 import io.flinkcollation.testing.CollationBoundsAssert;
-import java.nio.file.Path;
+import io.flinkcollation.testing.catalog.CatalogMatrix;
+import io.flinkcollation.testing.catalog.TestCatalog;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Stream;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
@@ -37,17 +40,17 @@ import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.flink.FlinkSchemaUtil;
 import org.apache.iceberg.types.Types;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * What other engines and tools leave in a table's metadata, written through the sink: a collation
  * name this build cannot resolve affects only its column, a dropped column's declaration is
  * ignored, and a {@code collations} property that cannot be read is refused naming the repair.
+ * Every case on every catalog.
  */
 class CollationSinkHostileMetadataITCase {
 
@@ -62,6 +65,8 @@ class CollationSinkHostileMetadataITCase {
               .setConfiguration(REPORTER.addToConfiguration(new Configuration()))
               .build());
 
+  @RegisterExtension static final CatalogMatrix CATALOGS = new CatalogMatrix();
+
   private static final String EN_CI = "icu.en_US-ci";
   private static final String DE_CI = "icu.de_DE-ci";
 
@@ -71,13 +76,11 @@ class CollationSinkHostileMetadataITCase {
           Types.NestedField.optional(2, "name", Types.StringType.get()),
           Types.NestedField.optional(3, "city", Types.StringType.get()));
 
-  @TempDir Path warehouseDir;
   private TestWarehouse warehouse;
   private Table table;
 
-  @BeforeEach
-  void createTable() {
-    warehouse = new TestWarehouse(warehouseDir);
+  private void createTable(TestCatalog kind) {
+    warehouse = TestWarehouse.on(CATALOGS, kind);
     table = warehouse.create("t", SCHEMA, PartitionSpec.unpartitioned(), Map.of());
     UpdateCollations.of(table)
         .collate("name", EN_CI)
@@ -87,17 +90,20 @@ class CollationSinkHostileMetadataITCase {
         .commit();
   }
 
-  @ParameterizedTest(name = "{0}")
-  @CsvSource(
-      delimiter = '|',
-      value = {
-        "a locale only a newer ICU has | icu.xx_QQ-ci",
-        "a modifier of another engine | icu.de_DE-foo",
-        "a spelling of another tool | icu.de-DE-ci",
-        "a non-canonical order | icu.de_DE-ai-ci",
-      })
-  void aNameThisBuildCannotResolveAffectsOnlyItsColumn(String example, String name)
-      throws Exception {
+  static Stream<Arguments> names() {
+    return CatalogMatrix.cases(
+        EnumSet.allOf(TestCatalog.class),
+        Arguments.of("a locale only a newer ICU has", "icu.xx_QQ-ci"),
+        Arguments.of("a modifier of another engine", "icu.de_DE-foo"),
+        Arguments.of("a spelling of another tool", "icu.de-DE-ci"),
+        Arguments.of("a non-canonical order", "icu.de_DE-ai-ci"));
+  }
+
+  @ParameterizedTest(name = "{0}: {1}")
+  @MethodSource("names")
+  void aNameThisBuildCannotResolveAffectsOnlyItsColumn(
+      TestCatalog kind, String example, String name) throws Exception {
+    createTable(kind);
     renameCollation(DE_CI, name);
     assertThat(TableCollations.fromTable(reload()).collationOf(3)).isEqualTo(name);
     if (name.equals("icu.de_DE-ai-ci")) {
@@ -139,9 +145,11 @@ class CollationSinkHostileMetadataITCase {
                 assertThat(decision.reason()).isEqualTo(FileDecision.Reason.COLLATION_UNAVAILABLE));
   }
 
-  @Test
-  void aColumnDroppedByPlainIcebergDoesNotBlockWritesAndItsDeclarationGoesAtTheNextCommit()
-      throws Exception {
+  @ParameterizedTest
+  @EnumSource(TestCatalog.class)
+  void aColumnDroppedByPlainIcebergDoesNotBlockWritesAndItsDeclarationGoesAtTheNextCommit(
+      TestCatalog kind) throws Exception {
+    createTable(kind);
     table.updateSchema().deleteColumn("city").commit();
     Schema narrowed = reload().schema();
     assertThat(TableCollations.fromTable(reload()).fields()).containsKey(3);
@@ -173,9 +181,11 @@ class CollationSinkHostileMetadataITCase {
     assertThat(lastColumnId()).as("the dropped metric's id stays reserved").isEqualTo(lastColumnId);
   }
 
-  @Test
-  void aCollationsPropertyThatCannotBeReadIsScannedAndRefusedForWritesNamingTheRepair()
-      throws Exception {
+  @ParameterizedTest
+  @EnumSource(TestCatalog.class)
+  void aCollationsPropertyThatCannotBeReadIsScannedAndRefusedForWritesNamingTheRepair(
+      TestCatalog kind) throws Exception {
+    createTable(kind);
     run(rows("apple", "Zoo", "Köln", "Ulm"));
     reload()
         .updateProperties()
@@ -202,10 +212,10 @@ class CollationSinkHostileMetadataITCase {
                     .append())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageStartingWith(
-            "Table test.db.t cannot be written by the collation sink: its 'collations' property"
+            "Table lake.db.t cannot be written by the collation sink: its 'collations' property"
                 + " cannot be read: not JSON")
         .hasMessageContaining("UpdateCollations.of(table).repair().commit()")
-        .hasMessageContaining("ALTER TABLE test.db.t RESET ('collation.<column>')");
+        .hasMessageContaining("ALTER TABLE lake.db.t RESET ('collation.<column>')");
     assertThat(reload().currentSnapshot().snapshotId()).isEqualTo(snapshot);
     assertThatThrownBy(() -> UpdateCollations.of(reload()).collate("name", EN_CI).commit())
         .isInstanceOf(IllegalArgumentException.class)

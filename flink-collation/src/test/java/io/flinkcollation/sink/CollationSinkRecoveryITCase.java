@@ -6,6 +6,8 @@ import io.flinkcollation.metadata.TableCollations;
 import io.flinkcollation.metadata.UpdateCollations;
 import io.flinkcollation.testing.CollationBoundsAssert;
 import io.flinkcollation.testing.MiniClusters;
+import io.flinkcollation.testing.catalog.CatalogMatrix;
+import io.flinkcollation.testing.catalog.TestCatalog;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashSet;
@@ -41,22 +43,26 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Exactly once through failures and restarts: streaming jobs with checkpointing that fail and
  * recover, or stop with a savepoint and resume in a new job, end with exactly the input rows, and
- * every committed file carries exactly its bounds.
+ * every committed file carries exactly its bounds. Failures and two jobs committing at once on
+ * every catalog, the rest on Hadoop.
  */
 class CollationSinkRecoveryITCase {
 
   @RegisterExtension static final MiniClusterExtension MINI_CLUSTER = MiniClusters.withSlots(4);
+
+  @RegisterExtension static final CatalogMatrix CATALOGS = new CatalogMatrix();
 
   private static final int ROWS = 2000;
 
   /** Failures still to inject; shared by all subtasks and attempts of a job. */
   private static final AtomicInteger FAILURES_LEFT = new AtomicInteger();
 
-  @TempDir Path warehouseDir;
   @TempDir Path savepointDir;
 
   private TestWarehouse warehouse;
@@ -64,10 +70,21 @@ class CollationSinkRecoveryITCase {
 
   @BeforeEach
   void createTable() {
-    warehouse = new TestWarehouse(warehouseDir);
+    createTable(TestCatalog.HADOOP);
+    FAILURES_LEFT.set(0);
+  }
+
+  private void createTable(TestCatalog kind) {
+    warehouse = TestWarehouse.on(CATALOGS, kind);
     table = warehouse.create("t", CollatedRows.SCHEMA, CollatedRows.BY_BUCKET, Map.of());
     CollatedRows.declare(table);
-    FAILURES_LEFT.set(0);
+  }
+
+  /** A test on every catalog moves its table, made on Hadoop before each test, to {@code kind}. */
+  private void tableOn(TestCatalog kind) {
+    if (kind != TestCatalog.HADOOP) {
+      createTable(kind);
+    }
   }
 
   /**
@@ -181,8 +198,10 @@ class CollationSinkRecoveryITCase {
     return count;
   }
 
-  @Test
-  void failuresMidStreamLoseNothingAndDuplicateNothing() throws Exception {
+  @ParameterizedTest
+  @EnumSource(TestCatalog.class)
+  void failuresMidStreamLoseNothingAndDuplicateNothing(TestCatalog kind) throws Exception {
+    tableOn(kind);
     FAILURES_LEFT.set(2);
     StreamExecutionEnvironment env = environment(new Configuration());
     pipeline(env, 50);
@@ -215,8 +234,10 @@ class CollationSinkRecoveryITCase {
     CollationBoundsAssert.assertBoundsMatchData(table, "ingest");
   }
 
-  @Test
-  void twoJobsCommittingToOneTableAtOnceBothLand() throws Exception {
+  @ParameterizedTest
+  @EnumSource(TestCatalog.class)
+  void twoJobsCommittingToOneTableAtOnceBothLand(TestCatalog kind) throws Exception {
+    tableOn(kind);
     StreamExecutionEnvironment first = environment(new Configuration());
     pipeline(first, Integer.MAX_VALUE, 0, 300);
     StreamExecutionEnvironment second = environment(new Configuration());

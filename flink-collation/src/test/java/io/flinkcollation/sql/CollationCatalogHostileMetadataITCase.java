@@ -9,51 +9,51 @@ import io.flinkcollation.scan.CollationScan;
 import io.flinkcollation.scan.FileDecision;
 import io.flinkcollation.testing.CollationBoundsAssert;
 import io.flinkcollation.testing.MiniClusters;
-import java.nio.file.Path;
+import io.flinkcollation.testing.catalog.CatalogMatrix;
+import io.flinkcollation.testing.catalog.TestCatalog;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.Row;
 import org.apache.flink.util.CloseableIterator;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.TableIdentifier;
-import org.apache.iceberg.hadoop.HadoopCatalog;
 import org.assertj.core.api.InstanceOfAssertFactories;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The SQL catalog on tables other engines and tools left behind: a collation name this build cannot
  * resolve, a {@code collations} property that cannot be read, a column dropped by plain Iceberg.
  * Reading always works; writing works or is refused naming the repair, and the repair works through
- * SQL.
+ * SQL. Every case on every catalog, but the names this build cannot resolve: all on Hadoop, one on
+ * JDBC and another on REST.
  */
 class CollationCatalogHostileMetadataITCase {
 
   @RegisterExtension static final MiniClusterExtension CLUSTER = MiniClusters.withSlots(2);
 
-  @TempDir Path warehouse;
-  private HadoopCatalog iceberg;
+  @RegisterExtension static final CatalogMatrix CATALOGS = new CatalogMatrix();
+
+  private TestCatalog kind;
   private TableEnvironment sql;
 
-  @BeforeEach
-  void createTable() throws Exception {
-    iceberg = new HadoopCatalog(new Configuration(), warehouse.toUri().toString());
+  private void createTable(TestCatalog kind) throws Exception {
+    this.kind = kind;
     sql = TableEnvironment.create(EnvironmentSettings.inBatchMode());
     sql.executeSql(
-        "CREATE CATALOG lake WITH ('type' = 'iceberg-collation', 'catalog-type' = 'hadoop',"
-            + " 'warehouse' = '"
-            + warehouse.toUri()
-            + "')");
+        "CREATE CATALOG "
+            + CatalogMatrix.NAME
+            + " WITH ('type' = 'iceberg-collation', "
+            + CATALOGS.sqlOptions(kind)
+            + ")");
     sql.executeSql("CREATE DATABASE lake.db");
     sql.executeSql(
         "CREATE TABLE lake.db.users (id BIGINT, name STRING, city STRING) WITH"
@@ -62,14 +62,21 @@ class CollationCatalogHostileMetadataITCase {
         .await();
   }
 
-  @AfterEach
-  void closeCatalog() throws Exception {
-    iceberg.close();
+  static Stream<Arguments> names() {
+    return CatalogMatrix.hadoopInFull(
+        List.of(
+            Arguments.of("icu.xx_QQ-ci"),
+            Arguments.of("icu.de_DE-foo"),
+            Arguments.of("icu.de-DE-ci")),
+        List.of(Arguments.of("icu.de_DE-foo")),
+        List.of(Arguments.of("icu.xx_QQ-ci")));
   }
 
-  @ParameterizedTest
-  @ValueSource(strings = {"icu.xx_QQ-ci", "icu.de_DE-foo", "icu.de-DE-ci"})
-  void aNameThisBuildCannotResolveKeepsTheTableReadableAndWritable(String name) throws Exception {
+  @ParameterizedTest(name = "{0}: {1}")
+  @MethodSource("names")
+  void aNameThisBuildCannotResolveKeepsTheTableReadableAndWritable(TestCatalog kind, String name)
+      throws Exception {
+    createTable(kind);
     setProperty(TableCollations.fromTable(table()).toJson().replace("icu.de_DE-ci", name));
 
     assertThat(single("SHOW CREATE TABLE lake.db.users"))
@@ -94,8 +101,10 @@ class CollationCatalogHostileMetadataITCase {
     assertThat(metadataLocation()).isEqualTo(location);
   }
 
-  @Test
-  void aPropertyThatIsNotJsonKeepsReadsWorkingAndResetRepairsIt() throws Exception {
+  @ParameterizedTest
+  @EnumSource(TestCatalog.class)
+  void aPropertyThatIsNotJsonKeepsReadsWorkingAndResetRepairsIt(TestCatalog kind) throws Exception {
+    createTable(kind);
     setProperty("{\"fields\":[{\"field-id\":2,");
     String location = metadataLocation();
 
@@ -117,9 +126,11 @@ class CollationCatalogHostileMetadataITCase {
   /**
    * Unknown keys are written around (OtherToolsSqlITCase); a version that cannot be read is not.
    */
-  @Test
-  void anEntryWhoseMetricVersionCannotBeReadIsRefusedForWritesUntilItsColumnIsReset()
-      throws Exception {
+  @ParameterizedTest
+  @EnumSource(TestCatalog.class)
+  void anEntryWhoseMetricVersionCannotBeReadIsRefusedForWritesUntilItsColumnIsReset(
+      TestCatalog kind) throws Exception {
+    createTable(kind);
     String json = TableCollations.fromTable(table()).toJson();
     setProperty(
         json.replaceFirst("(\"collation\":\"icu.de_DE-ci\",\"version\":)\"[^\"]*\"", "$17"));
@@ -143,8 +154,10 @@ class CollationCatalogHostileMetadataITCase {
     CollationBoundsAssert.assertBoundsMatchData(table());
   }
 
-  @Test
-  void aColumnDroppedByPlainIcebergDoesNotBlockInsert() throws Exception {
+  @ParameterizedTest
+  @EnumSource(TestCatalog.class)
+  void aColumnDroppedByPlainIcebergDoesNotBlockInsert(TestCatalog kind) throws Exception {
+    createTable(kind);
     table().updateSchema().deleteColumn("city").commit();
 
     sql.executeSql("INSERT INTO lake.db.users VALUES (3, 'melon')").await();
@@ -171,7 +184,7 @@ class CollationCatalogHostileMetadataITCase {
   }
 
   private Table table() {
-    return iceberg.loadTable(TableIdentifier.of("db", "users"));
+    return CATALOGS.catalog(kind).loadTable(TableIdentifier.of("db", "users"));
   }
 
   private String metadataLocation() {

@@ -4,9 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.flinkcollation.testing.CollationBoundsAssert;
 import io.flinkcollation.testing.MiniClusters;
-import java.nio.file.Path;
+import io.flinkcollation.testing.catalog.CatalogMatrix;
+import io.flinkcollation.testing.catalog.TestCatalog;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -17,7 +19,6 @@ import org.apache.flink.table.connector.ChangelogMode;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.Row;
 import org.apache.flink.types.RowKind;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.iceberg.FileContent;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Table;
@@ -25,54 +26,57 @@ import org.apache.iceberg.TableUtil;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
-import org.apache.iceberg.hadoop.HadoopCatalog;
 import org.apache.iceberg.io.CloseableIterable;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * SQL changelogs into collated tables with a {@code PRIMARY KEY ... NOT ENFORCED}: upserts and a
  * changelog from a real changelog source ({@code fromChangelogStream}), partitioned and not, read
  * back through Iceberg with the deletes applied, every data file's bounds recomputed from its rows.
+ * Every case on Hadoop; on JDBC and on REST one upsert and one changelog-source case each, so that
+ * each case also runs on a catalog other than Hadoop.
  */
 class CollationSqlChangelogITCase {
 
   @RegisterExtension static final MiniClusterExtension CLUSTER = MiniClusters.withSlots(2);
 
-  @TempDir Path warehouse;
-  private HadoopCatalog iceberg;
+  @RegisterExtension static final CatalogMatrix CATALOGS = new CatalogMatrix();
+
+  private TestCatalog kind;
   private StreamExecutionEnvironment env;
   private StreamTableEnvironment sql;
 
-  @BeforeEach
-  void openCatalog() {
-    iceberg = new HadoopCatalog(new Configuration(), warehouse.toUri().toString());
+  private void openCatalog(TestCatalog kind) {
+    this.kind = kind;
     env = StreamExecutionEnvironment.getExecutionEnvironment();
     env.enableCheckpointing(200);
     env.setParallelism(2);
     sql = StreamTableEnvironment.create(env);
     sql.executeSql(
-        "CREATE CATALOG lake WITH ('type' = 'iceberg-collation', 'catalog-type' = 'hadoop',"
-            + " 'warehouse' = '"
-            + warehouse.toUri()
-            + "')");
+        "CREATE CATALOG "
+            + CatalogMatrix.NAME
+            + " WITH ('type' = 'iceberg-collation', "
+            + CATALOGS.sqlOptions(kind)
+            + ")");
     sql.executeSql("CREATE DATABASE lake.db");
   }
 
-  @AfterEach
-  void closeCatalog() throws Exception {
-    iceberg.close();
+  static Stream<Arguments> upserts() {
+    return CatalogMatrix.hadoopInFull(
+        List.of(Arguments.of(false, 2), Arguments.of(true, 3)),
+        List.of(Arguments.of(true, 3)),
+        List.of(Arguments.of(false, 2)));
   }
 
-  @ParameterizedTest(name = "partitioned {0}, format v{1}")
-  @CsvSource({"false, 2", "true, 3"})
-  void upsertReplacesTheRowOfEachKeyAcrossCommits(boolean partitioned, int formatVersion)
-      throws Exception {
+  @ParameterizedTest(name = "{0}: partitioned {1}, format v{2}")
+  @MethodSource("upserts")
+  void upsertReplacesTheRowOfEachKeyAcrossCommits(
+      TestCatalog kind, boolean partitioned, int formatVersion) throws Exception {
+    openCatalog(kind);
     sql.executeSql(
         "CREATE TABLE lake.db.people (id BIGINT, name STRING, city STRING, PRIMARY KEY ("
             + (partitioned ? "id, city" : "id")
@@ -108,6 +112,7 @@ class CollationSqlChangelogITCase {
 
   @Test
   void keysCompareByBytesEvenOnACollatedColumn() throws Exception {
+    openCatalog(TestCatalog.HADOOP);
     sql.executeSql(
         "CREATE TABLE lake.db.names (name STRING, city STRING, PRIMARY KEY (name) NOT ENFORCED)"
             + " WITH ('collation.name' = 'icu.en_US-ci-ai', 'upsert-enabled' = 'true')");
@@ -126,9 +131,18 @@ class CollationSqlChangelogITCase {
     CollationBoundsAssert.assertBoundsMatchData(table);
   }
 
-  @ParameterizedTest(name = "partitioned {0}")
-  @CsvSource({"false", "true"})
-  void changelogFromAChangelogSourceIsAppliedRowForRow(boolean partitioned) throws Exception {
+  static Stream<Arguments> changelogs() {
+    return CatalogMatrix.hadoopInFull(
+        List.of(Arguments.of(false), Arguments.of(true)),
+        List.of(Arguments.of(false)),
+        List.of(Arguments.of(true)));
+  }
+
+  @ParameterizedTest(name = "{0}: partitioned {1}")
+  @MethodSource("changelogs")
+  void changelogFromAChangelogSourceIsAppliedRowForRow(TestCatalog kind, boolean partitioned)
+      throws Exception {
+    openCatalog(kind);
     sql.executeSql(
         "CREATE TABLE lake.db.people (id BIGINT, name STRING, city STRING,"
             + " PRIMARY KEY (id) NOT ENFORCED)"
@@ -176,7 +190,7 @@ class CollationSqlChangelogITCase {
   }
 
   private Table table(String name) {
-    return iceberg.loadTable(TableIdentifier.of("db", name));
+    return CATALOGS.catalog(kind).loadTable(TableIdentifier.of("db", name));
   }
 
   /** The table's rows as (id, name, city), deletes applied by Iceberg's reader. */

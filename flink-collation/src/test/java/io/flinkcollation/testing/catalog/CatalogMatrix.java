@@ -42,8 +42,8 @@ import org.junit.jupiter.params.provider.Arguments;
  * would on a {@code @TempDir} warehouse.
  *
  * <p>Parameterized tests take the catalog as their first argument: {@code @EnumSource(TestCatalog
- * .class)} when every case runs on every catalog, or {@link #cases} when slow cases run in full on
- * Hadoop and a representative subset on JDBC and REST.
+ * .class)} or {@link #cases} when every case runs on every catalog, {@link #hadoopInFull} when slow
+ * cases run in full on Hadoop and a representative subset on JDBC and REST.
  */
 public final class CatalogMatrix implements BeforeAllCallback, AfterEachCallback, AfterAllCallback {
 
@@ -74,6 +74,19 @@ public final class CatalogMatrix implements BeforeAllCallback, AfterEachCallback
       }
     }
     return all.stream();
+  }
+
+  /**
+   * The slow cases of a test: all of them on Hadoop, those of {@code onJdbc} on JDBC and those of
+   * {@code onRest} on REST, the catalog first.
+   */
+  public static Stream<Arguments> hadoopInFull(
+      List<Arguments> all, List<Arguments> onJdbc, List<Arguments> onRest) {
+    return Stream.of(
+            cases(EnumSet.of(TestCatalog.HADOOP), all.toArray(new Arguments[0])),
+            cases(EnumSet.of(TestCatalog.JDBC), onJdbc.toArray(new Arguments[0])),
+            cases(EnumSet.of(TestCatalog.REST), onRest.toArray(new Arguments[0])))
+        .flatMap(kind -> kind);
   }
 
   @Override

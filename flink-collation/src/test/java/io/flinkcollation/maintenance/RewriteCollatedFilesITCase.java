@@ -11,7 +11,10 @@ import io.flinkcollation.sink.CollatedRows;
 import io.flinkcollation.sink.TestWarehouse;
 import io.flinkcollation.stats.CollationStats;
 import io.flinkcollation.testing.CollationBoundsAssert;
+import io.flinkcollation.testing.catalog.CatalogMatrix;
+import io.flinkcollation.testing.catalog.TestCatalog;
 import java.io.IOException;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -30,32 +33,43 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.expressions.Expressions;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The collation-aware rewrite on real Hadoop tables: every new file's bounds are recomputed from
- * its rows, rows are the same before and after, and concurrent changes are kept or fail cleanly.
+ * The collation-aware rewrite on real tables: every new file's bounds are recomputed from its rows,
+ * rows are the same before and after, and concurrent changes are kept or fail cleanly. All on
+ * Hadoop; compaction (Parquet on JDBC, ORC on REST), backfill, the sorted rewrite and both
+ * concurrent changes on every catalog; the rest (formats, plans, option checks) reads or commits
+ * nothing a catalog could change.
  */
-class RewriteCollatedFilesTest {
+class RewriteCollatedFilesITCase {
 
-  @TempDir Path warehouseDir;
+  @RegisterExtension static final CatalogMatrix CATALOGS = new CatalogMatrix();
 
   static Stream<Arguments> formatsAndLayouts() {
-    return Stream.of(
-        Arguments.of(FileFormat.PARQUET, false),
-        Arguments.of(FileFormat.PARQUET, true),
-        Arguments.of(FileFormat.AVRO, false),
-        Arguments.of(FileFormat.AVRO, true),
-        Arguments.of(FileFormat.ORC, false),
-        Arguments.of(FileFormat.ORC, true));
+    return CatalogMatrix.hadoopInFull(
+        List.of(
+            Arguments.of(FileFormat.PARQUET, false),
+            Arguments.of(FileFormat.PARQUET, true),
+            Arguments.of(FileFormat.AVRO, false),
+            Arguments.of(FileFormat.AVRO, true),
+            Arguments.of(FileFormat.ORC, false),
+            Arguments.of(FileFormat.ORC, true)),
+        List.of(Arguments.of(FileFormat.PARQUET, true)),
+        List.of(Arguments.of(FileFormat.ORC, true)));
   }
 
   private Table table(FileFormat format, boolean partitioned) {
+    return table(TestCatalog.HADOOP, format, partitioned);
+  }
+
+  private Table table(TestCatalog kind, FileFormat format, boolean partitioned) {
     Table table =
-        new TestWarehouse(warehouseDir)
+        TestWarehouse.on(CATALOGS, kind)
             .create(
                 "t",
                 CollatedRows.SCHEMA,
@@ -65,11 +79,11 @@ class RewriteCollatedFilesTest {
     return table;
   }
 
-  @ParameterizedTest(name = "{0}, partitioned={1}")
+  @ParameterizedTest(name = "{0}: {1}, partitioned={2}")
   @MethodSource("formatsAndLayouts")
   void compactsSmallFilesIntoFilesWithExactBoundsAndTheSameRows(
-      FileFormat format, boolean partitioned) {
-    Table table = table(format, partitioned);
+      TestCatalog kind, FileFormat format, boolean partitioned) {
+    Table table = table(kind, format, partitioned);
     for (int append = 0; append < 8; append++) {
       CollatedTableFiles.append(table, CollatedRows.rows(append * 100L, 100, append));
     }
@@ -134,10 +148,11 @@ class RewriteCollatedFilesTest {
         .hasSize(3);
   }
 
-  @Test
-  void backfillRewritesExactlyTheFilesWithoutBounds() {
+  @ParameterizedTest
+  @EnumSource(TestCatalog.class)
+  void backfillRewritesExactlyTheFilesWithoutBounds(TestCatalog kind) {
     Table table =
-        new TestWarehouse(warehouseDir)
+        TestWarehouse.on(CATALOGS, kind)
             .create("t", CollatedRows.SCHEMA, PartitionSpec.unpartitioned(), Map.of());
     // Written before the table declared collations: no collation bounds.
     List<DataFile> old = new ArrayList<>();
@@ -168,10 +183,10 @@ class RewriteCollatedFilesTest {
         .isTrue();
   }
 
-  @ParameterizedTest(name = "sort by {0}")
+  @ParameterizedTest(name = "{0}: sort by {1}")
   @MethodSource("sortColumns")
-  void sortedRewriteClustersFilesByTheCollation(String column) {
-    Table table = table(FileFormat.PARQUET, false);
+  void sortedRewriteClustersFilesByTheCollation(TestCatalog kind, String column) {
+    Table table = table(kind, FileFormat.PARQUET, false);
     for (int append = 0; append < 10; append++) {
       CollatedTableFiles.append(table, CollatedRows.rows(append * 1000L, 1000, append));
     }
@@ -204,8 +219,11 @@ class RewriteCollatedFilesTest {
     }
   }
 
-  static Stream<String> sortColumns() {
-    return Stream.of("name", "address.street");
+  static Stream<Arguments> sortColumns() {
+    return CatalogMatrix.hadoopInFull(
+        List.of(Arguments.of("name"), Arguments.of("address.street")),
+        List.of(Arguments.of("address.street")),
+        List.of(Arguments.of("name")));
   }
 
   @Test
@@ -268,37 +286,38 @@ class RewriteCollatedFilesTest {
     assertThatThrownBy(() -> RewriteCollatedFiles.of(table).set("branch", "dev").plan())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage(
-            "Table hadoop.db.t: RewriteCollatedFiles does not support the write option 'branch': it"
+            "Table lake.db.t: RewriteCollatedFiles does not support the write option 'branch': it"
                 + " plans on and commits to main only; remove it "
                 + takes);
     assertThatThrownBy(() -> RewriteCollatedFiles.of(table).set("write-fromat", "orc").plan())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage(
-            "Table hadoop.db.t: RewriteCollatedFiles has no option 'write-fromat'; remove it "
+            "Table lake.db.t: RewriteCollatedFiles has no option 'write-fromat'; remove it "
                 + takes);
     assertThatThrownBy(
             () -> RewriteCollatedFiles.of(table).set("collation.range.column", "name").plan())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage(
-            "Table hadoop.db.t: RewriteCollatedFiles does not support the write option"
+            "Table lake.db.t: RewriteCollatedFiles does not support the write option"
                 + " 'collation.range.column'; remove it "
                 + takes);
     assertThatThrownBy(() -> RewriteCollatedFiles.of(table).set("write-format", "csv").plan())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage(
-            "Table hadoop.db.t: invalid 'write-format' = 'csv', set as an option of"
+            "Table lake.db.t: invalid 'write-format' = 'csv', set as an option of"
                 + " RewriteCollatedFiles; expected parquet, avro or orc");
     assertThatThrownBy(() -> RewriteCollatedFiles.of(table).sortBy("").rewriteAll().execute())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageStartingWith(
-            "Cannot sort by '': table hadoop.db.t has no such column; sortBy(column) takes a"
+            "Cannot sort by '': table lake.db.t has no such column; sortBy(column) takes a"
                 + " collated column: [")
         .hasMessageContaining("name");
   }
 
-  @Test
-  void appendsCommittedAfterThePlanAreKept() {
-    Table table = table(FileFormat.PARQUET, false);
+  @ParameterizedTest
+  @EnumSource(TestCatalog.class)
+  void appendsCommittedAfterThePlanAreKept(TestCatalog kind) {
+    Table table = table(kind, FileFormat.PARQUET, false);
     for (int append = 0; append < 5; append++) {
       CollatedTableFiles.append(table, CollatedRows.rows(append * 100L, 100, append));
     }
@@ -313,9 +332,11 @@ class RewriteCollatedFilesTest {
     assertThat(CollatedTableFiles.rowsById(table).keySet()).hasSize(600);
   }
 
-  @Test
-  void aConcurrentDeleteOfARewrittenFileFailsTheRewriteCleanly() throws IOException {
-    Table table = table(FileFormat.PARQUET, false);
+  @ParameterizedTest
+  @EnumSource(TestCatalog.class)
+  void aConcurrentDeleteOfARewrittenFileFailsTheRewriteCleanly(TestCatalog kind)
+      throws IOException {
+    Table table = table(kind, FileFormat.PARQUET, false);
     for (int append = 0; append < 5; append++) {
       CollatedTableFiles.append(table, CollatedRows.rows(append * 100L, 100, append));
     }
@@ -325,7 +346,7 @@ class RewriteCollatedFilesTest {
     table.newDelete().deleteFile(deleted).commit();
     long snapshot = table.currentSnapshot().snapshotId();
     Map<Long, Record> before = CollatedTableFiles.rowsById(table);
-    Set<Path> dataFilesBefore = dataFilesOnDisk();
+    Set<Path> dataFilesBefore = dataFilesOnDisk(table);
 
     assertThatThrownBy(() -> rewrite.execute(plan))
         .isInstanceOf(IllegalStateException.class)
@@ -335,11 +356,11 @@ class RewriteCollatedFilesTest {
     table.refresh();
     assertThat(table.currentSnapshot().snapshotId()).isEqualTo(snapshot);
     assertThat(CollatedTableFiles.rowsById(table)).isEqualTo(before);
-    assertThat(dataFilesOnDisk()).as("no new file left behind").isEqualTo(dataFilesBefore);
+    assertThat(dataFilesOnDisk(table)).as("no new file left behind").isEqualTo(dataFilesBefore);
   }
 
-  private Set<Path> dataFilesOnDisk() throws IOException {
-    try (Stream<Path> files = Files.walk(warehouseDir)) {
+  private static Set<Path> dataFilesOnDisk(Table table) throws IOException {
+    try (Stream<Path> files = Files.walk(Path.of(URI.create(table.location())))) {
       return files
           .filter(path -> path.toString().contains("/data/"))
           .filter(path -> path.toString().endsWith(".parquet"))
