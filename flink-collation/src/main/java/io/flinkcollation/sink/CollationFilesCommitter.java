@@ -39,11 +39,12 @@ import org.slf4j.LoggerFactory;
  * the snapshot summary, the keys Iceberg's own Flink committer uses. On restore, the staged files
  * of checkpoints the table already shows as committed for the restored job are dropped and the
  * others committed, so nothing is committed twice and nothing is lost. Bounded input commits at end
- * of input. A changelog's delete files commit in a row delta per checkpoint (see {@link
- * #commitUpTo}). Before each commit, bounds under ids the table no longer knows (a collation metric
- * dropped while the job ran) are removed from the files, and re-checked on each of Iceberg's commit
- * attempts ({@link KnownBoundsCommit}). Concurrent commits by other writers are retried by
- * Iceberg's snapshot producer ({@code commit.retry.*} table properties).
+ * of input. A changelog's delete files commit in a row delta per checkpoint of the writers, in
+ * order (see {@link #commitUpTo}), so that unaligned checkpoints keep its checkpoints apart. Before
+ * each commit, bounds under ids the table no longer knows (a collation metric dropped while the job
+ * ran) are removed from the files, and re-checked on each of Iceberg's commit attempts ({@link
+ * KnownBoundsCommit}). Concurrent commits by other writers are retried by Iceberg's snapshot
+ * producer ({@code commit.retry.*} table properties).
  */
 @Internal
 public final class CollationFilesCommitter extends AbstractStreamOperator<Void>
@@ -55,13 +56,20 @@ public final class CollationFilesCommitter extends AbstractStreamOperator<Void>
   public static final String OPERATOR_ID = "flink.operator-id";
   public static final String MAX_COMMITTED = "flink.max-committed-checkpoint-id";
 
+  /**
+   * The writers' checkpoint of a changelog's row delta: with {@value #MAX_COMMITTED}, how far the
+   * row deltas of one staged checkpoint got (docs/design.md#changelogs).
+   */
+  public static final String WRITER_CHECKPOINT = "flink-collation.writer-checkpoint-id";
+
   /** The summary keys of the exactly-once contract; a snapshot property must not set them. */
-  static final Set<String> EXACTLY_ONCE_KEYS = Set.of(JOB_ID, OPERATOR_ID, MAX_COMMITTED);
+  static final Set<String> EXACTLY_ONCE_KEYS =
+      Set.of(JOB_ID, OPERATOR_ID, MAX_COMMITTED, WRITER_CHECKPOINT);
 
   private static final long NOTHING_COMMITTED = -1L;
 
   /** The checkpoint id recorded for the commit at end of input. */
-  static final long END_OF_INPUT = Long.MAX_VALUE;
+  static final long END_OF_INPUT = WrittenFiles.END_OF_INPUT;
 
   private static final ListStateDescriptor<CommitterState> STATE =
       new ListStateDescriptor<>("collation-committer-state", CommitterStateSerializer.INSTANCE);
@@ -108,11 +116,8 @@ public final class CollationFilesCommitter extends AbstractStreamOperator<Void>
     state = context.getOperatorStateStore().getListState(STATE);
     if (context.isRestored()) {
       for (CommitterState restored : state.get()) {
-        long committed =
-            restored.jobId().equals(jobId)
-                ? maxCommittedCheckpointId
-                : maxCommittedCheckpointId(table, branch, restored.jobId(), operatorId);
-        NavigableMap<Long, List<WrittenFiles>> uncommitted = restored.pendingAfter(committed);
+        NavigableMap<Long, List<WrittenFiles>> uncommitted =
+            uncommitted(restored, lastCommit(table, branch, restored.jobId(), operatorId));
         if (!uncommitted.isEmpty()) {
           long checkpointId = uncommitted.lastKey();
           LOG.info(
@@ -129,6 +134,43 @@ public final class CollationFilesCommitter extends AbstractStreamOperator<Void>
         }
       }
     }
+  }
+
+  /**
+   * The staged batches of {@code restored} the table does not hold: those of checkpoints after the
+   * last one {@code lastCommit} recorded and, when that commit was one of the row deltas of a
+   * checkpoint, the batches of that checkpoint from later writer checkpoints.
+   */
+  private static NavigableMap<Long, List<WrittenFiles>> uncommitted(
+      CommitterState restored, Map<String, String> lastCommit) {
+    if (lastCommit == null) {
+      return restored.pending();
+    }
+    long committed = Long.parseLong(lastCommit.get(MAX_COMMITTED));
+    NavigableMap<Long, List<WrittenFiles>> uncommitted =
+        new TreeMap<>(restored.pendingAfter(committed));
+    String writerCheckpoint = lastCommit.get(WRITER_CHECKPOINT);
+    List<WrittenFiles> partly = restored.pending().get(committed);
+    if (writerCheckpoint != null && partly != null) {
+      long done = Long.parseLong(writerCheckpoint);
+      List<WrittenFiles> rest = new ArrayList<>();
+      for (WrittenFiles batch : partly) {
+        if (writerCheckpoint(batch, committed) > done) {
+          rest.add(batch);
+        }
+      }
+      if (!rest.isEmpty()) {
+        uncommitted.put(committed, rest);
+      }
+    }
+    return uncommitted;
+  }
+
+  /** The writers' checkpoint of a batch staged in {@code stagedIn}; that one when unknown. */
+  private static long writerCheckpoint(WrittenFiles batch, long stagedIn) {
+    return batch.checkpointId() == WrittenFiles.UNKNOWN_CHECKPOINT
+        ? stagedIn
+        : batch.checkpointId();
   }
 
   @Override
@@ -188,9 +230,12 @@ public final class CollationFilesCommitter extends AbstractStreamOperator<Void>
 
   /**
    * Commits the staged files of the given checkpoints, recording {@code checkpointId} as committed.
-   * Appends go in one commit. Deletes go in one row delta per checkpoint, in checkpoint order, each
-   * recording its own checkpoint (the last one {@code checkpointId}): an equality delete applies
-   * only to data files committed before it, so a key updated in two checkpoints needs two commits.
+   * Appends go in one commit. Deletes go in one row delta per staged checkpoint and, within it, per
+   * checkpoint the writers closed the files for, in that order, each recording its staged
+   * checkpoint (the last one {@code checkpointId}) and its writers' checkpoint: an equality delete
+   * applies only to data files committed before it, so a key updated in two checkpoints needs two
+   * commits, also when an unaligned barrier overtook the files of the first and they were staged
+   * with those of the second.
    */
   private void commitUpTo(
       NavigableMap<Long, List<WrittenFiles>> pending, String commitJobId, long checkpointId) {
@@ -201,20 +246,34 @@ public final class CollationFilesCommitter extends AbstractStreamOperator<Void>
     if (!deletes) {
       List<WrittenFiles> batches = new ArrayList<>();
       pending.values().forEach(batches::addAll);
-      commit(batches, commitJobId, checkpointId);
+      commit(batches, commitJobId, checkpointId, null);
       return;
     }
     long last = pending.lastKey();
     pending.forEach(
-        (checkpoint, batches) ->
-            commit(batches, commitJobId, checkpoint == last ? checkpointId : checkpoint));
+        (staged, batches) -> {
+          NavigableMap<Long, List<WrittenFiles>> byWriters = new TreeMap<>();
+          for (WrittenFiles batch : batches) {
+            byWriters
+                .computeIfAbsent(writerCheckpoint(batch, staged), id -> new ArrayList<>())
+                .add(batch);
+          }
+          byWriters.forEach(
+              (writers, part) ->
+                  commit(
+                      part,
+                      commitJobId,
+                      staged == last && writers.equals(byWriters.lastKey()) ? checkpointId : staged,
+                      writers));
+        });
   }
 
   /**
    * Commits the batches, keeping only bounds under ids the table knows (columns and declared,
    * reserved metrics), re-checked on each of Iceberg's commit attempts ({@link KnownBoundsCommit}).
    */
-  private void commit(List<WrittenFiles> batches, String commitJobId, long checkpointId) {
+  private void commit(
+      List<WrittenFiles> batches, String commitJobId, long checkpointId, Long writerCheckpoint) {
     int deleteFiles = batches.stream().mapToInt(batch -> batch.deleteFiles().size()).sum();
     int files = batches.stream().mapToInt(batch -> batch.dataFiles().size()).sum();
     String operation = deleteFiles > 0 ? "row delta" : overwrite ? "replace partitions" : "append";
@@ -222,7 +281,7 @@ public final class CollationFilesCommitter extends AbstractStreamOperator<Void>
     KnownBoundsCommit.commit(
         table,
         "checkpoint " + checkpointId,
-        bounds -> update(batches, commitJobId, checkpointId, bounds));
+        bounds -> update(batches, commitJobId, checkpointId, writerCheckpoint, bounds));
     LOG.info(
         "Committed {} data files and {} delete files to branch {} of table {} ({}) for checkpoint"
             + " {} of job {} in {} ms",
@@ -241,6 +300,7 @@ public final class CollationFilesCommitter extends AbstractStreamOperator<Void>
       List<WrittenFiles> batches,
       String commitJobId,
       long checkpointId,
+      Long writerCheckpoint,
       KnownBoundsCommit.KnownBounds bounds) {
     SnapshotUpdate<?> update;
     Consumer<DataFile> add;
@@ -270,6 +330,9 @@ public final class CollationFilesCommitter extends AbstractStreamOperator<Void>
     update.set(MAX_COMMITTED, Long.toString(checkpointId));
     update.set(JOB_ID, commitJobId);
     update.set(OPERATOR_ID, operatorId);
+    if (writerCheckpoint != null) {
+      update.set(WRITER_CHECKPOINT, Long.toString(writerCheckpoint));
+    }
     update.toBranch(branch);
     return update;
   }
@@ -281,19 +344,28 @@ public final class CollationFilesCommitter extends AbstractStreamOperator<Void>
    */
   static long maxCommittedCheckpointId(
       Table table, String branch, String jobId, String operatorId) {
+    Map<String, String> summary = lastCommit(table, branch, jobId, operatorId);
+    return summary == null ? NOTHING_COMMITTED : Long.parseLong(summary.get(MAX_COMMITTED));
+  }
+
+  /**
+   * The summary of the last snapshot {@code jobId} committed through this operator on the branch,
+   * or null.
+   */
+  private static Map<String, String> lastCommit(
+      Table table, String branch, String jobId, String operatorId) {
     Snapshot snapshot = table.snapshot(branch);
     while (snapshot != null) {
       Map<String, String> summary = snapshot.summary();
-      String committed = summary.get(MAX_COMMITTED);
-      if (committed != null
+      if (summary.get(MAX_COMMITTED) != null
           && jobId.equals(summary.get(JOB_ID))
           && operatorId.equals(summary.get(OPERATOR_ID))) {
-        return Long.parseLong(committed);
+        return summary;
       }
       Long parent = snapshot.parentId();
       snapshot = parent == null ? null : table.snapshot(parent);
     }
-    return NOTHING_COMMITTED;
+    return null;
   }
 
   @Override

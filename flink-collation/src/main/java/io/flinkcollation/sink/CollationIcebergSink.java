@@ -455,15 +455,9 @@ public final class CollationIcebergSink {
               + " fields %s; drop overwrite, or the equality fields and upsert",
           target.name(),
           key);
-      // The committer stages files under the checkpoint it snapshots them in; an unaligned barrier
-      // could overtake a writer's files and put two checkpoints' changes in one commit, where an
-      // equality delete would not apply to the data before it.
-      Preconditions.checkArgument(
-          !input.getExecutionEnvironment().getCheckpointConfig().isUnalignedCheckpointsEnabled(),
-          "Table %s: writing a changelog (equality fields %s) needs aligned checkpoints; disable"
-              + " unaligned checkpoints (execution.checkpointing.unaligned.enabled: false)",
-          target.name(),
-          key);
+      // Unaligned checkpoints are fine: the files carry the writers' checkpoint id, and the
+      // committer keeps each writers' checkpoint in a commit of its own
+      // (docs/design.md#changelogs).
       int version = TableUtil.formatVersion(target);
       Preconditions.checkArgument(
           version >= 2,

@@ -126,16 +126,16 @@ final class CollationStreamWriter extends AbstractStreamOperator<WrittenFiles>
   @Override
   public void prepareSnapshotPreBarrier(long checkpointId) throws Exception {
     super.prepareSnapshotPreBarrier(checkpointId);
-    flush();
+    flush(checkpointId);
   }
 
   @Override
   public void endInput() throws IOException {
-    flush();
+    flush(WrittenFiles.END_OF_INPUT);
   }
 
-  /** Closes the open files and hands them to the committer. */
-  private void flush() throws IOException {
+  /** Closes the open files and hands them to the committer as those of the checkpoint. */
+  private void flush(long checkpointId) throws IOException {
     if (writer == null) {
       return;
     }
@@ -145,7 +145,10 @@ final class CollationStreamWriter extends AbstractStreamOperator<WrittenFiles>
       output.collect(
           new StreamRecord<>(
               new WrittenFiles(
-                  writers.spec(), List.of(result.dataFiles()), List.of(result.deleteFiles()))));
+                  checkpointId,
+                  writers.spec(),
+                  List.of(result.dataFiles()),
+                  List.of(result.deleteFiles()))));
     }
   }
 

@@ -21,11 +21,12 @@ public final class CommitterStateSerializer extends StatelessSerializer<Committe
   private static final long serialVersionUID = 1L;
 
   /**
-   * The record format this class writes. Version 3 holds {@link WrittenFiles} records of their
+   * The record format this class writes. Version 4 holds {@link WrittenFiles} records of their
+   * version 4 (with the writer's checkpoint id), version 3 {@link WrittenFiles} records of their
    * version 3 (with delete files), version 2 of their version 2, version 1 of their version 1.
    * Every such record carries its own version, so all are read alike.
    */
-  static final int FORMAT_VERSION = 3;
+  static final int FORMAT_VERSION = 4;
 
   public static final CommitterStateSerializer INSTANCE = new CommitterStateSerializer();
 

@@ -12,24 +12,56 @@ import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.PartitionSpec;
 
 /**
- * What a writer subtask hands the committer at a checkpoint barrier or at end of input: the data
- * files it closed (each with its collation bounds), the delete files of a changelog (equality and
- * position deletes or deletion vectors, without collation bounds) and the partition spec they were
- * written with. Immutable; serialized by {@link WrittenFilesSerializer}, never by Kryo.
+ * What a writer subtask hands the committer at a checkpoint barrier or at end of input: the
+ * checkpoint the files were closed for, the data files it closed (each with its collation bounds),
+ * the delete files of a changelog (equality and position deletes or deletion vectors, without
+ * collation bounds) and the partition spec they were written with. The checkpoint id lets the
+ * committer keep a changelog's checkpoints in separate commits even when an unaligned barrier
+ * overtakes the files (docs/design.md#changelogs). Immutable; serialized by {@link
+ * WrittenFilesSerializer}, never by Kryo.
  */
 @Internal
 public final class WrittenFiles {
 
+  /** The checkpoint id of files closed at end of input. */
+  public static final long END_OF_INPUT = Long.MAX_VALUE;
+
+  /**
+   * The checkpoint id of files whose writer did not say (records of format versions before 4); the
+   * committer takes the checkpoint it staged them in.
+   */
+  public static final long UNKNOWN_CHECKPOINT = -1L;
+
+  private final long checkpointId;
   private final PartitionSpec spec;
   private final List<DataFile> dataFiles;
   private final List<DeleteFile> deleteFiles;
 
-  /** Data files only, as an appending writer hands them over. */
+  /** Data files only, as an appending writer hands them over, of an unknown checkpoint. */
   public WrittenFiles(PartitionSpec spec, List<DataFile> dataFiles) {
     this(spec, dataFiles, List.of());
   }
 
+  /** Files of an unknown checkpoint ({@link #UNKNOWN_CHECKPOINT}). */
   public WrittenFiles(PartitionSpec spec, List<DataFile> dataFiles, List<DeleteFile> deleteFiles) {
+    this(UNKNOWN_CHECKPOINT, spec, dataFiles, deleteFiles);
+  }
+
+  /**
+   * @param checkpointId the checkpoint the writer closed the files for, {@link #END_OF_INPUT} at
+   *     end of input
+   */
+  public WrittenFiles(
+      long checkpointId,
+      PartitionSpec spec,
+      List<DataFile> dataFiles,
+      List<DeleteFile> deleteFiles) {
+    Preconditions.checkArgument(
+        checkpointId >= 0 || checkpointId == UNKNOWN_CHECKPOINT,
+        "Checkpoint id %s of written files is negative; expected an id >= 0 or %s (unknown)",
+        checkpointId,
+        UNKNOWN_CHECKPOINT);
+    this.checkpointId = checkpointId;
     this.spec = Preconditions.checkNotNull(spec, "spec");
     this.dataFiles = List.copyOf(dataFiles);
     this.deleteFiles = List.copyOf(deleteFiles);
@@ -42,6 +74,14 @@ public final class WrittenFiles {
                     file.location(),
                     file.specId(),
                     spec.specId()));
+  }
+
+  /**
+   * The checkpoint the writer closed the files for: {@link #END_OF_INPUT} at end of input, {@link
+   * #UNKNOWN_CHECKPOINT} when restored from a format that did not keep it.
+   */
+  public long checkpointId() {
+    return checkpointId;
   }
 
   public PartitionSpec spec() {
@@ -66,7 +106,8 @@ public final class WrittenFiles {
       return false;
     }
     WrittenFiles that = (WrittenFiles) other;
-    return spec.equals(that.spec)
+    return checkpointId == that.checkpointId
+        && spec.equals(that.spec)
         && locations(dataFiles).equals(locations(that.dataFiles))
         && locations(deleteFiles).equals(locations(that.deleteFiles));
   }
@@ -77,13 +118,13 @@ public final class WrittenFiles {
 
   @Override
   public int hashCode() {
-    return Objects.hash(spec.specId(), locations(dataFiles), locations(deleteFiles));
+    return Objects.hash(checkpointId, spec.specId(), locations(dataFiles), locations(deleteFiles));
   }
 
   @Override
   public String toString() {
     return String.format(
-        "WrittenFiles{spec=%d, files=%s, deletes=%s}",
-        spec.specId(), locations(dataFiles), locations(deleteFiles));
+        "WrittenFiles{checkpoint=%d, spec=%d, files=%s, deletes=%s}",
+        checkpointId, spec.specId(), locations(dataFiles), locations(deleteFiles));
   }
 }

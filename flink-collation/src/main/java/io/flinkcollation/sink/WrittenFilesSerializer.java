@@ -29,17 +29,23 @@ import org.apache.iceberg.util.JsonUtil;
  * #FORMAT_VERSION} and fails with a clear message on newer ones. Version 1 also held the writer's
  * checkpoint id, which the committer never read (it stages files by the checkpoint it snapshots
  * them in); version 2 drops it, and reading version 1 skips it. Version 3 adds the delete files of
- * a changelog after the data files; versions 1 and 2 read as data files only.
+ * a changelog after the data files; versions 1 and 2 read as data files only. Version 4 carries the
+ * writer's checkpoint id again, right after the format version, for the committer to keep a
+ * changelog's checkpoints apart under unaligned checkpoints (docs/design.md#changelogs); versions 1
+ * to 3 read with {@link WrittenFiles#UNKNOWN_CHECKPOINT}.
  */
 @Internal
 public final class WrittenFilesSerializer extends StatelessSerializer<WrittenFiles> {
   private static final long serialVersionUID = 1L;
 
   /** The record format this class writes. */
-  static final int FORMAT_VERSION = 3;
+  static final int FORMAT_VERSION = 4;
 
   /** The first format version with delete files. */
   private static final int WITH_DELETES = 3;
+
+  /** The first format version with the writer's checkpoint id since version 1 dropped it. */
+  private static final int WITH_CHECKPOINT = 4;
 
   public static final WrittenFilesSerializer INSTANCE = new WrittenFilesSerializer();
 
@@ -55,6 +61,7 @@ public final class WrittenFilesSerializer extends StatelessSerializer<WrittenFil
 
   @Override
   protected void write(WrittenFiles record, DataOutputView target) throws IOException {
+    target.writeLong(record.checkpointId());
     PartitionSpec spec = record.spec();
     writeString(SchemaParser.toJson(spec.schema()), target);
     writeString(PartitionSpecParser.toJson(spec), target);
@@ -70,15 +77,18 @@ public final class WrittenFilesSerializer extends StatelessSerializer<WrittenFil
 
   @Override
   protected WrittenFiles read(int version, DataInputView source) throws IOException {
+    long checkpointId = WrittenFiles.UNKNOWN_CHECKPOINT;
     if (version == 1) {
-      source.readLong(); // the writer's checkpoint id, never used
+      source.readLong(); // the writer's checkpoint id, never used then and not trusted now
+    } else if (version >= WITH_CHECKPOINT) {
+      checkpointId = source.readLong();
     }
     Schema schema = SchemaParser.fromJson(readString(source));
     PartitionSpec spec = PartitionSpecParser.fromJson(schema, readString(source));
     List<DataFile> dataFiles = readFiles(source, spec, DataFile.class);
     List<DeleteFile> deleteFiles =
         version >= WITH_DELETES ? readFiles(source, spec, DeleteFile.class) : List.of();
-    return new WrittenFiles(spec, dataFiles, deleteFiles);
+    return new WrittenFiles(checkpointId, spec, dataFiles, deleteFiles);
   }
 
   private static <F extends ContentFile<?>> List<F> readFiles(

@@ -82,7 +82,7 @@ class CollationChangelogSinkITCase {
   static final RowType ROW_TYPE = FlinkSchemaUtil.convert(SCHEMA);
 
   private static final int KEYS = 24;
-  private static final int STEPS = 2400;
+  static final int STEPS = 2400;
 
   /** Case and accent variants, so the collation bounds differ from byte-order ones. */
   private static final String[] NAMES = {

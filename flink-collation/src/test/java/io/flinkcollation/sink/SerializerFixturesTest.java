@@ -80,19 +80,39 @@ class SerializerFixturesTest {
         .build();
   }
 
-  private static WrittenFiles writtenFiles() {
-    return new WrittenFiles(SPEC, List.of(file("a", 1), file("b", 19000)));
+  /** The first {@link WrittenFilesSerializer} version with the writer's checkpoint id. */
+  private static final int WRITTEN_FILES_WITH_CHECKPOINT = 4;
+
+  /** The first {@link CommitterStateSerializer} version whose records have checkpoint ids. */
+  private static final int COMMITTER_STATE_WITH_CHECKPOINT = 4;
+
+  /** The files of checkpoint {@code checkpointId}, unknown in formats that did not keep it. */
+  private static WrittenFiles files(
+      boolean withCheckpoint, long checkpointId, List<DataFile> dataFiles) {
+    return new WrittenFiles(
+        withCheckpoint ? checkpointId : WrittenFiles.UNKNOWN_CHECKPOINT,
+        SPEC,
+        dataFiles,
+        List.of());
   }
 
-  private static CommitterState committerState() {
+  private static WrittenFiles writtenFiles(int version) {
+    return files(
+        version >= WRITTEN_FILES_WITH_CHECKPOINT, 12L, List.of(file("a", 1), file("b", 19000)));
+  }
+
+  /** Staged at checkpoint 7: files of checkpoint 6 an unaligned barrier overtook, and of 7. */
+  private static CommitterState committerState(int version) {
+    boolean withCheckpoint = version >= COMMITTER_STATE_WITH_CHECKPOINT;
     return new CommitterState(
         "0123456789abcdef0123456789abcdef",
         Map.of(
             5L,
-            List.of(new WrittenFiles(SPEC, List.of(file("c", 2)))),
+            List.of(files(withCheckpoint, 5L, List.of(file("c", 2)))),
             7L,
             List.of(
-                new WrittenFiles(SPEC, List.of(file("d", 3))), new WrittenFiles(SPEC, List.of()))));
+                files(withCheckpoint, 6L, List.of(file("d", 3))),
+                files(withCheckpoint, 7L, List.of()))));
   }
 
   @Test
@@ -100,10 +120,10 @@ class SerializerFixturesTest {
     writeCurrentFixture(
         "written-files-v" + WrittenFilesSerializer.FORMAT_VERSION,
         WrittenFilesSerializer.INSTANCE,
-        writtenFiles());
+        writtenFiles(WrittenFilesSerializer.FORMAT_VERSION));
     for (int version = 1; version <= WrittenFilesSerializer.FORMAT_VERSION; version++) {
       WrittenFiles read = read("written-files-v" + version, WrittenFilesSerializer.INSTANCE);
-      assertThat(read).as("version %s", version).isEqualTo(writtenFiles());
+      assertThat(read).as("version %s", version).isEqualTo(writtenFiles(version));
       assertThat(CollationStats.read(read.dataFiles().get(1), List.of(1001)).get(1001).upper())
           .isEqualTo("zürich");
       assertThat(read.dataFiles().get(0).partition().get(0, Integer.class)).isEqualTo(1);
@@ -111,7 +131,7 @@ class SerializerFixturesTest {
     assertCurrentVersionWritesItsFixture(
         "written-files-v" + WrittenFilesSerializer.FORMAT_VERSION,
         WrittenFilesSerializer.INSTANCE,
-        writtenFiles());
+        writtenFiles(WrittenFilesSerializer.FORMAT_VERSION));
   }
 
   @Test
@@ -119,16 +139,16 @@ class SerializerFixturesTest {
     writeCurrentFixture(
         "committer-state-v" + CommitterStateSerializer.FORMAT_VERSION,
         CommitterStateSerializer.INSTANCE,
-        committerState());
+        committerState(CommitterStateSerializer.FORMAT_VERSION));
     for (int version = 1; version <= CommitterStateSerializer.FORMAT_VERSION; version++) {
       CommitterState read = read("committer-state-v" + version, CommitterStateSerializer.INSTANCE);
-      assertThat(read).as("version %s", version).isEqualTo(committerState());
+      assertThat(read).as("version %s", version).isEqualTo(committerState(version));
       assertThat(read.pending().keySet()).containsExactly(5L, 7L);
     }
     assertCurrentVersionWritesItsFixture(
         "committer-state-v" + CommitterStateSerializer.FORMAT_VERSION,
         CommitterStateSerializer.INSTANCE,
-        committerState());
+        committerState(CommitterStateSerializer.FORMAT_VERSION));
   }
 
   @Test

@@ -142,11 +142,19 @@ class SerializersTest {
             .withContentSizeInBytes(40)
             .build();
     WrittenFiles written =
-        new WrittenFiles(SPEC, List.of(file("a", 1)), List.of(equality, positions, deletionVector));
+        new WrittenFiles(
+            9L, SPEC, List.of(file("a", 1)), List.of(equality, positions, deletionVector));
 
     WrittenFiles copy = roundTrip(WrittenFilesSerializer.INSTANCE, written);
 
     assertThat(copy).isEqualTo(written);
+    assertThat(copy.checkpointId()).isEqualTo(9L);
+    assertThat(
+            roundTrip(
+                    WrittenFilesSerializer.INSTANCE,
+                    new WrittenFiles(WrittenFiles.END_OF_INPUT, SPEC, List.of(), List.of()))
+                .checkpointId())
+        .isEqualTo(WrittenFiles.END_OF_INPUT);
     assertSameFile(copy.dataFiles().get(0), written.dataFiles().get(0));
     DeleteFile eq = copy.deleteFiles().get(0);
     assertThat(eq.content()).isEqualTo(FileContent.EQUALITY_DELETES);
@@ -211,8 +219,8 @@ class SerializersTest {
                   new DataInputDeserializer(out.getCopyOfBuffer()));
             })
         .isInstanceOf(IOException.class)
-        .hasMessageContaining("format version 4")
-        .hasMessageContaining("reads versions 1 to 3");
+        .hasMessageContaining("format version 5")
+        .hasMessageContaining("reads versions 1 to 4");
     DataOutputSerializer state = new DataOutputSerializer(16);
     assertThatThrownBy(
             () -> {
@@ -221,7 +229,7 @@ class SerializersTest {
                   new DataInputDeserializer(state.getCopyOfBuffer()));
             })
         .isInstanceOf(IOException.class)
-        .hasMessageContaining("committer state of format version 4");
+        .hasMessageContaining("committer state of format version 5");
   }
 
   @Test

@@ -21,7 +21,6 @@ import org.apache.iceberg.Schema;
 import org.apache.iceberg.SortField;
 import org.apache.iceberg.SortOrder;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.flink.sink.shuffle.DataStatisticsOperatorFactory;
 import org.apache.iceberg.flink.sink.shuffle.StatisticsOrRecord;
 import org.apache.iceberg.flink.sink.shuffle.StatisticsOrRecordTypeInformation;
 import org.apache.iceberg.flink.sink.shuffle.StatisticsType;
@@ -44,10 +43,9 @@ public final class CollationRangeShuffle {
   /** The sort key's field in front of the table's columns in the rows the shuffle hands on. */
   private static final String KEY_FIELD = "$collation_sort_key";
 
-  private static final Schema KEY_SCHEMA =
+  static final Schema KEY_SCHEMA =
       new Schema(Types.NestedField.optional(1, KEY_COLUMN, Types.BinaryType.get()));
-  private static final SortOrder KEY_ORDER =
-      SortOrder.builderFor(KEY_SCHEMA).asc(KEY_COLUMN).build();
+  static final SortOrder KEY_ORDER = SortOrder.builderFor(KEY_SCHEMA).asc(KEY_COLUMN).build();
 
   private final String column;
   private final int position;
@@ -171,8 +169,7 @@ public final class CollationRangeShuffle {
             .transform(
                 "CollationRangeStatistics(" + tableName + "." + column + ")",
                 new StatisticsOrRecordTypeInformation(keyedRowType, KEY_SCHEMA, KEY_ORDER),
-                new DataStatisticsOperatorFactory(
-                    KEY_SCHEMA, KEY_ORDER, writers, statisticsType, sortKeyBaseWeight))
+                statisticsOperator(writers, statisticsType, sortKeyBaseWeight))
             .setParallelism(rows.getParallelism());
     SingleOutputStreamOperator<RowData> routed =
         statistics
@@ -193,6 +190,16 @@ public final class CollationRangeShuffle {
       routed.uid(uidPrefix + "-range-records");
     }
     return routed;
+  }
+
+  /**
+   * Iceberg's statistics operator over the sort keys, its coordinator unable to fail the job once
+   * closed ({@link RangeStatisticsCoordinator}).
+   */
+  static RangeStatisticsOperatorFactory statisticsOperator(
+      int writers, StatisticsType statisticsType, double sortKeyBaseWeight) {
+    return new RangeStatisticsOperatorFactory(
+        KEY_SCHEMA, KEY_ORDER, writers, statisticsType, sortKeyBaseWeight);
   }
 
   /** Whether {@code type} is a string type the shuffle can take sort keys of. */

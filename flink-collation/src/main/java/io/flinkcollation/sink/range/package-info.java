@@ -11,7 +11,8 @@
  * own range shuffle ({@code org.apache.iceberg.flink.sink.shuffle}, {@code @Internal} in Iceberg;
  * it runs an {@code OperatorCoordinator}, a Flink runtime API that is not {@code @Public}), applied
  * to the sort key as a binary column: Iceberg compares binary values as unsigned bytes, which is
- * the collation's order for sort keys. It must not change what the writer writes or how files are
- * committed.
+ * the collation's order for sort keys. Iceberg's coordinator runs wrapped so that, once closed, it
+ * cannot fail the job (docs/operations.md#icebergs-statistics-coordinator-at-shutdown). It must not
+ * change what the writer writes or how files are committed.
  */
 package io.flinkcollation.sink.range;

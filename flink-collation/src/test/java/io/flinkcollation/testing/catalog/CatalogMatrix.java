@@ -170,7 +170,16 @@ public final class CatalogMatrix implements BeforeAllCallback, AfterEachCallback
 
   /** The loader Flink jobs use, as Iceberg's Flink catalog factory would build it. */
   public CatalogLoader loader(TestCatalog kind) {
+    return loader(kind, Map.of());
+  }
+
+  /**
+   * The loader of {@code kind} with more catalog options, such as {@code io-impl}; they win over
+   * the matrix's own.
+   */
+  public CatalogLoader loader(TestCatalog kind, Map<String, String> moreOptions) {
     Map<String, String> options = options(kind);
+    options.putAll(moreOptions);
     switch (kind) {
       case HADOOP:
         return CatalogLoader.hadoop(NAME, new Configuration(), options);
