@@ -64,6 +64,7 @@ final class StandaloneCluster implements AutoCloseable {
   private final HttpClient http = HttpClient.newHttpClient();
   private final List<Process> started = new java.util.concurrent.CopyOnWriteArrayList<>();
   private final List<Process> taskManagers = new ArrayList<>();
+  private final Map<Long, Path> logFiles = new java.util.concurrent.ConcurrentHashMap<>();
   private int processCount;
   private List<String> taskManagerParams;
 
@@ -199,6 +200,11 @@ final class StandaloneCluster implements AutoCloseable {
     return process;
   }
 
+  /** The log file of a process this cluster started. */
+  Path logFile(Process process) {
+    return logFiles.get(process.pid());
+  }
+
   /** The TaskManager processes started so far, killed ones included. */
   List<Process> taskManagers() {
     return taskManagers;
@@ -229,13 +235,18 @@ final class StandaloneCluster implements AutoCloseable {
   }
 
   private List<String> javaCommand(String jvmParams, String mainClass, String arguments) {
+    return javaCommand(classPath, jvmParams, mainClass, arguments);
+  }
+
+  private List<String> javaCommand(
+      String processClassPath, String jvmParams, String mainClass, String arguments) {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.addAll(JAVA_OPTS);
     command.addAll(split(jvmParams));
     command.add("-Dlog4j.configurationFile=" + log4jConfiguration());
     command.add("-cp");
-    command.add(classPath);
+    command.add(processClassPath);
     command.add(mainClass);
     command.addAll(split(arguments));
     return command;
@@ -250,9 +261,23 @@ final class StandaloneCluster implements AutoCloseable {
   /** Starts a cluster process in the background, its output and log in log/. */
   private Process launch(String name, String jvmParams, String mainClass, String arguments)
       throws IOException {
+    return launch(name, classPath, jvmParams, mainClass, arguments);
+  }
+
+  /**
+   * Starts a process beside the cluster (a server the jobs use) on its own class path, tracked and
+   * stopped like the cluster's processes (so .ci/run stops it too should the test JVM die).
+   */
+  Process launch(
+      String name, String processClassPath, String jvmParams, String mainClass, String arguments)
+      throws IOException {
     String id = name + "-" + (++processCount);
     List<String> command =
-        javaCommand(jvmParams + " -Dlog.file=" + log.resolve(id + ".log"), mainClass, arguments);
+        javaCommand(
+            processClassPath,
+            jvmParams + " -Dlog.file=" + log.resolve(id + ".log"),
+            mainClass,
+            arguments);
     ProcessBuilder builder =
         new ProcessBuilder(command)
             .redirectErrorStream(true)
@@ -260,6 +285,7 @@ final class StandaloneCluster implements AutoCloseable {
     builder.environment().put("FLINK_CONF_DIR", conf.toString());
     Process process = builder.start();
     track(process);
+    logFiles.put(process.pid(), log.resolve(id + ".log"));
     return process;
   }
 
