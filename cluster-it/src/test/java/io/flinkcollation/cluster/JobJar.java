@@ -43,4 +43,16 @@ final class JobJar {
     }
     return jar;
   }
+
+  /**
+   * Submits {@code job}'s main class from {@code jar} with Flink's CLI ({@code flink run},
+   * attached: the process ends with the job); returns the CLI's process.
+   */
+  static Process run(StandaloneCluster cluster, Path jar, Class<?> job, String... arguments)
+      throws IOException {
+    List<String> command = new java.util.ArrayList<>(List.of("run", "-c", job.getName()));
+    command.add(jar.toString());
+    command.addAll(List.of(arguments));
+    return cluster.flinkCli(command.toArray(new String[0]));
+  }
 }

@@ -134,6 +134,10 @@ final class StandaloneCluster implements AutoCloseable {
             // A killed TaskManager is noticed within seconds, not the default 50 s.
             "heartbeat.interval: 1000",
             "heartbeat.timeout: 5000",
+            // Pekko's remoting must start, and RPCs answer, within their timeouts (10 s by
+            // default), which processes on a machine busy with builds can miss.
+            "pekko.startup-timeout: 120 s",
+            "pekko.ask.timeout: 60 s",
             "restart-strategy.type: fixed-delay",
             // Long enough for a replacement TaskManager to start on a busy machine.
             "restart-strategy.fixed-delay.attempts: 150",
@@ -170,18 +174,43 @@ final class StandaloneCluster implements AutoCloseable {
     return log;
   }
 
-  /** Starts the JobManager and {@code taskManagers} TaskManagers and waits until all registered. */
+  /**
+   * Starts the JobManager and {@code taskManagers} TaskManagers and waits until all registered. A
+   * process that dies while starting (Pekko's remoting gives up after 10 s, which a machine busy
+   * with builds can exceed) is started again.
+   */
   void start(int taskManagers) throws Exception {
+    Process jobManager = startJobManager();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(300);
+    while (registeredTaskManagers() != taskManagers) {
+      assertThat(System.nanoTime())
+          .as("waiting for %d registered TaskManagers, see %s", taskManagers, log)
+          .isLessThan(deadline);
+      if (!jobManager.isAlive()) {
+        jobManager = startJobManager();
+      }
+      keepTaskManagers(taskManagers);
+      Thread.sleep(500);
+    }
+  }
+
+  private Process startJobManager() throws Exception {
     List<String> jm = bashJavaUtils("GET_JM_RESOURCE_PARAMS");
-    launch(
+    return launch(
         "jobmanager",
         jm.get(0),
         "org.apache.flink.runtime.entrypoint.StandaloneSessionClusterEntrypoint",
         "--configDir " + conf + " " + jm.get(1));
-    for (int i = 0; i < taskManagers; i++) {
+  }
+
+  /** Starts TaskManagers until {@code count} processes are alive; returns how many it started. */
+  int keepTaskManagers(int count) throws Exception {
+    int started = 0;
+    while (taskManagers.stream().filter(Process::isAlive).count() < count) {
       startTaskManager();
+      started++;
     }
-    awaitTaskManagers(taskManagers);
+    return started;
   }
 
   /** Starts one more TaskManager; returns its process. */
@@ -366,13 +395,6 @@ final class StandaloneCluster implements AutoCloseable {
   int registeredTaskManagers() {
     JsonNode managers = get("http://127.0.0.1:" + restPort + "/taskmanagers");
     return managers == null ? -1 : managers.path("taskmanagers").size();
-  }
-
-  void awaitTaskManagers(int count) throws InterruptedException {
-    await(
-        () -> registeredTaskManagers() == count,
-        Duration.ofSeconds(180),
-        count + " registered TaskManagers");
   }
 
   static void await(java.util.function.BooleanSupplier condition, Duration timeout, String what)

@@ -186,11 +186,10 @@ class StandaloneClusterIT {
     Table table = SequenceTables.createAppendTable(catalog, TableIdentifier.of("db", "names"));
     Path jar = JobJar.write(warehouse.resolve("cluster-test-jobs.jar"));
     Process job =
-        cluster.flinkCli(
-            "run",
-            "-c",
-            AppendJob.class.getName(),
-            jar.toString(),
+        JobJar.run(
+            cluster,
+            jar,
+            AppendJob.class,
             "--warehouse",
             warehouse.toString(),
             "--table",
