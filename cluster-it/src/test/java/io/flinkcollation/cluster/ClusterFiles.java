@@ -26,4 +26,19 @@ final class ClusterFiles {
   static String location(Class<?> type) throws java.net.URISyntaxException {
     return Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
   }
+
+  /** The jar or class folder of the test class path that holds class {@code name}. */
+  static String location(String name) throws java.net.URISyntaxException {
+    String resource = name.replace('.', '/') + ".class";
+    java.net.URL url = ClassLoader.getSystemClassLoader().getResource(resource);
+    if (url == null) {
+      throw new IllegalStateException(name + " is not on the test class path");
+    }
+    String external = url.toExternalForm();
+    if (external.startsWith("jar:")) {
+      return Path.of(java.net.URI.create(external.substring(4, external.indexOf("!/")))).toString();
+    }
+    String folder = external.substring(0, external.length() - resource.length());
+    return Path.of(java.net.URI.create(folder)).toString();
+  }
 }
