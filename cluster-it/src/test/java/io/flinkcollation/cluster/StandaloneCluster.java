@@ -64,6 +64,7 @@ final class StandaloneCluster implements AutoCloseable {
   private final HttpClient http = HttpClient.newHttpClient();
   private final List<Process> started = new java.util.concurrent.CopyOnWriteArrayList<>();
   private final List<Process> taskManagers = new ArrayList<>();
+  private final Map<Long, Path> logFiles = new java.util.concurrent.ConcurrentHashMap<>();
   private int processCount;
   private List<String> taskManagerParams;
 
@@ -133,6 +134,10 @@ final class StandaloneCluster implements AutoCloseable {
             // A killed TaskManager is noticed within seconds, not the default 50 s.
             "heartbeat.interval: 1000",
             "heartbeat.timeout: 5000",
+            // Pekko's remoting must start, and RPCs answer, within their timeouts (10 s by
+            // default), which processes on a machine busy with builds can miss.
+            "pekko.startup-timeout: 120 s",
+            "pekko.ask.timeout: 60 s",
             "restart-strategy.type: fixed-delay",
             // Long enough for a replacement TaskManager to start on a busy machine.
             "restart-strategy.fixed-delay.attempts: 150",
@@ -169,18 +174,43 @@ final class StandaloneCluster implements AutoCloseable {
     return log;
   }
 
-  /** Starts the JobManager and {@code taskManagers} TaskManagers and waits until all registered. */
+  /**
+   * Starts the JobManager and {@code taskManagers} TaskManagers and waits until all registered. A
+   * process that dies while starting (Pekko's remoting gives up after 10 s, which a machine busy
+   * with builds can exceed) is started again.
+   */
   void start(int taskManagers) throws Exception {
+    Process jobManager = startJobManager();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(300);
+    while (registeredTaskManagers() != taskManagers) {
+      assertThat(System.nanoTime())
+          .as("waiting for %d registered TaskManagers, see %s", taskManagers, log)
+          .isLessThan(deadline);
+      if (!jobManager.isAlive()) {
+        jobManager = startJobManager();
+      }
+      keepTaskManagers(taskManagers);
+      Thread.sleep(500);
+    }
+  }
+
+  private Process startJobManager() throws Exception {
     List<String> jm = bashJavaUtils("GET_JM_RESOURCE_PARAMS");
-    launch(
+    return launch(
         "jobmanager",
         jm.get(0),
         "org.apache.flink.runtime.entrypoint.StandaloneSessionClusterEntrypoint",
         "--configDir " + conf + " " + jm.get(1));
-    for (int i = 0; i < taskManagers; i++) {
+  }
+
+  /** Starts TaskManagers until {@code count} processes are alive; returns how many it started. */
+  int keepTaskManagers(int count) throws Exception {
+    int started = 0;
+    while (taskManagers.stream().filter(Process::isAlive).count() < count) {
       startTaskManager();
+      started++;
     }
-    awaitTaskManagers(taskManagers);
+    return started;
   }
 
   /** Starts one more TaskManager; returns its process. */
@@ -197,6 +227,11 @@ final class StandaloneCluster implements AutoCloseable {
             "--configDir " + conf + " " + tm.get(1));
     taskManagers.add(process);
     return process;
+  }
+
+  /** The log file of a process this cluster started. */
+  Path logFile(Process process) {
+    return logFiles.get(process.pid());
   }
 
   /** The TaskManager processes started so far, killed ones included. */
@@ -229,13 +264,18 @@ final class StandaloneCluster implements AutoCloseable {
   }
 
   private List<String> javaCommand(String jvmParams, String mainClass, String arguments) {
+    return javaCommand(classPath, jvmParams, mainClass, arguments);
+  }
+
+  private List<String> javaCommand(
+      String processClassPath, String jvmParams, String mainClass, String arguments) {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.addAll(JAVA_OPTS);
     command.addAll(split(jvmParams));
     command.add("-Dlog4j.configurationFile=" + log4jConfiguration());
     command.add("-cp");
-    command.add(classPath);
+    command.add(processClassPath);
     command.add(mainClass);
     command.addAll(split(arguments));
     return command;
@@ -250,9 +290,23 @@ final class StandaloneCluster implements AutoCloseable {
   /** Starts a cluster process in the background, its output and log in log/. */
   private Process launch(String name, String jvmParams, String mainClass, String arguments)
       throws IOException {
+    return launch(name, classPath, jvmParams, mainClass, arguments);
+  }
+
+  /**
+   * Starts a process beside the cluster (a server the jobs use) on its own class path, tracked and
+   * stopped like the cluster's processes (so .ci/run stops it too should the test JVM die).
+   */
+  Process launch(
+      String name, String processClassPath, String jvmParams, String mainClass, String arguments)
+      throws IOException {
     String id = name + "-" + (++processCount);
     List<String> command =
-        javaCommand(jvmParams + " -Dlog.file=" + log.resolve(id + ".log"), mainClass, arguments);
+        javaCommand(
+            processClassPath,
+            jvmParams + " -Dlog.file=" + log.resolve(id + ".log"),
+            mainClass,
+            arguments);
     ProcessBuilder builder =
         new ProcessBuilder(command)
             .redirectErrorStream(true)
@@ -260,6 +314,7 @@ final class StandaloneCluster implements AutoCloseable {
     builder.environment().put("FLINK_CONF_DIR", conf.toString());
     Process process = builder.start();
     track(process);
+    logFiles.put(process.pid(), log.resolve(id + ".log"));
     return process;
   }
 
@@ -340,13 +395,6 @@ final class StandaloneCluster implements AutoCloseable {
   int registeredTaskManagers() {
     JsonNode managers = get("http://127.0.0.1:" + restPort + "/taskmanagers");
     return managers == null ? -1 : managers.path("taskmanagers").size();
-  }
-
-  void awaitTaskManagers(int count) throws InterruptedException {
-    await(
-        () -> registeredTaskManagers() == count,
-        Duration.ofSeconds(180),
-        count + " registered TaskManagers");
   }
 
   static void await(java.util.function.BooleanSupplier condition, Duration timeout, String what)

@@ -3,6 +3,7 @@ package io.flinkcollation.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.flinkcollation.cluster.jobs.AppendJob;
 import io.flinkcollation.testing.CollationBoundsAssert;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,16 +36,13 @@ import org.junit.jupiter.api.Test;
  * without the -sql jar.
  */
 class StandaloneClusterIT {
-  private static final Path CLUSTER_DIR = Path.of(System.getProperty("flinkcollation.cluster.dir"));
-
-  /** The cluster processes' pid files, where .ci/run looks for what a dead test left running. */
-  private static final Path PIDS = CLUSTER_DIR.resolve("pids");
-
-  private static final Path SQL_JAR = Path.of(System.getProperty("flinkcollation.sql.jar"));
+  private static final Path CLUSTER_DIR = ClusterFiles.DIR;
+  private static final Path PIDS = ClusterFiles.PIDS;
+  private static final Path SQL_JAR = ClusterFiles.SQL_JAR;
   private static final Path JOB_JAR = Path.of(System.getProperty("flinkcollation.job.jar"));
   private static final Path BUNDLE_JAR = Path.of(System.getProperty("flinkcollation.bundle.jar"));
-  private static final Path LIB = CLUSTER_DIR.resolve("lib");
-  private static final Path HADOOP = CLUSTER_DIR.resolve("hadoop");
+  private static final Path LIB = ClusterFiles.LIB;
+  private static final Path HADOOP = ClusterFiles.HADOOP;
 
   private static StandaloneCluster cluster;
 
@@ -53,8 +51,7 @@ class StandaloneClusterIT {
     assertThat(SQL_JAR).as("built by mvn package").exists();
     Path home = Files.createTempDirectory(CLUSTER_DIR, "run-");
     // The -sql jar sits among the distribution's jars, as in lib/.
-    cluster =
-        new StandaloneCluster(home, PIDS, StandaloneCluster.classPath(LIB, SQL_JAR, HADOOP), 1);
+    cluster = ClusterFiles.clusterWithSqlJar(home, 1);
     try {
       cluster.start(2);
     } catch (Throwable e) {
@@ -179,6 +176,77 @@ class StandaloneClusterIT {
         commitsBeforeKill,
         TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - killedAt),
         commits(table));
+  }
+
+  @Test
+  void taskManagerKilledDuringAnInJobRewrite() throws Exception {
+    long rows = 16_000;
+    Path warehouse = Files.createTempDirectory(cluster.home(), "rewrite-warehouse-");
+    HadoopCatalog catalog = catalog(warehouse);
+    Table table = SequenceTables.createAppendTable(catalog, TableIdentifier.of("db", "names"));
+    Path jar = JobJar.write(warehouse.resolve("cluster-test-jobs.jar"));
+    Process job =
+        JobJar.run(
+            cluster,
+            jar,
+            AppendJob.class,
+            "--warehouse",
+            warehouse.toString(),
+            "--table",
+            "db.names",
+            "--rows",
+            Long.toString(rows),
+            "--rows-per-second",
+            "200");
+    // Kill the TaskManager whose log shows rewrite groups planned and not yet committed; should
+    // the rewrite end between the look and the kill, try again at a later rewrite.
+    int kills = 0;
+    int inFlightAtKill = 0;
+    long killedAtMillis = 0;
+    long rowsCommittedAtKill = 0;
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(240);
+    while (inFlightAtKill == 0) {
+      assertThat(System.nanoTime()).as("waiting for a rewrite in flight").isLessThan(deadline);
+      assertThat(job.isAlive()).as("the job runs, see %s", cluster.logDirectory()).isTrue();
+      for (Process taskManager : List.copyOf(cluster.taskManagers())) {
+        Path log = cluster.logFile(taskManager);
+        if (taskManager.isAlive() && RewriteLog.inFlight(log) > 0) {
+          StandaloneCluster.kill(taskManager);
+          killedAtMillis = System.currentTimeMillis();
+          kills++;
+          // The killed process's log is complete: what it shows in flight died with it.
+          inFlightAtKill = RewriteLog.inFlight(log);
+          table.refresh();
+          rowsCommittedAtKill =
+              Long.parseLong(
+                  table.currentSnapshot().summary().get(SnapshotSummary.TOTAL_RECORDS_PROP));
+          cluster.startTaskManager();
+          break;
+        }
+      }
+      Thread.sleep(20);
+    }
+
+    assertThat(job.waitFor(300, TimeUnit.SECONDS)).as("the job's client returns").isTrue();
+    assertThat(job.exitValue())
+        .as("flink run's exit code, see %s", cluster.logDirectory())
+        .isZero();
+    SequenceTables.assertAppendRows(
+        table, LongStream.range(0, rows).boxed().collect(Collectors.toSet()));
+    List<?> files = CollationBoundsAssert.assertBoundsMatchData(table);
+    int rewritesAfterKill = SequenceTables.rewrites(table, killedAtMillis);
+    assertThat(rewritesAfterKill).as("rewrites committed after the kill").isPositive();
+    System.out.printf(
+        "In-job compaction: killed %d TaskManager(s), the last with %d rewrite group(s) in flight"
+            + " and %d rows committed; %d rows exactly once, %d files with exact bounds, %d rewrites committed (%d after"
+            + " the kill)%n",
+        kills,
+        inFlightAtKill,
+        rowsCommittedAtKill,
+        rows,
+        files.size(),
+        SequenceTables.rewrites(table, 0),
+        rewritesAfterKill);
   }
 
   @Test
