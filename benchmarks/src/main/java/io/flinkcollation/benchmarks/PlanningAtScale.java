@@ -142,8 +142,8 @@ public final class PlanningAtScale {
         Locale.ROOT,
         "CollationScan / Iceberg planFiles: %s; SQL source / Iceberg split planning: %s"
             + " (median ratio, interval; goal: at most 1.2); load after: %s%n",
-        rounds.ratio(1, 0),
-        rounds.ratio(3, 2),
+        rounds.ratio(1, 0).median + " " + rounds.ratio(1, 0),
+        rounds.ratio(3, 2).median + " " + rounds.ratio(3, 2),
         LoadAverage.now());
   }
 
