@@ -28,7 +28,7 @@ public final class CollationSinkOptions {
   public static final ConfigOption<Integer> MAX_BOUND_LENGTH =
       ConfigOptions.key("collation.max-bound-length")
           .intType()
-          .defaultValue(1024)
+          .defaultValue(256)
           .withDescription(
               "The longest collation bound written, in characters (Unicode code points). A file"
                   + " whose minimum or maximum of a collation metric is longer gets no bounds for"

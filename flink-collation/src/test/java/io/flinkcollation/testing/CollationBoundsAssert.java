@@ -42,7 +42,7 @@ import org.apache.iceberg.util.UnicodeUtil;
 public final class CollationBoundsAssert {
 
   /** The sink's default {@code collation.max-bound-length}. */
-  public static final int DEFAULT_MAX_BOUND_LENGTH = 1024;
+  public static final int DEFAULT_MAX_BOUND_LENGTH = 256;
 
   private CollationBoundsAssert() {}
 
