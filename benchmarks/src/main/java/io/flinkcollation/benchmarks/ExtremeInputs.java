@@ -186,7 +186,8 @@ public final class ExtremeInputs {
     }
     TableIdentifier identifier = TableIdentifier.of(NAMESPACE, name.replace('-', '_'));
     Table table =
-        catalog.createTable(identifier, input.schema(), PartitionSpec.unpartitioned(), Map.of());
+        catalog.createTable(
+            identifier, input.schema(), PartitionSpec.unpartitioned(), input.tableProperties());
     UpdateCollations update = UpdateCollations.of(table);
     input.collations().forEach(update::collate);
     input.collations().keySet().forEach(update::addMetric);
