@@ -8,7 +8,6 @@ import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.function.Consumer;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
@@ -19,12 +18,6 @@ import org.apache.flink.streaming.api.operators.BoundedOneInput;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.util.Preconditions;
-import org.apache.iceberg.AppendFiles;
-import org.apache.iceberg.DataFile;
-import org.apache.iceberg.ReplacePartitions;
-import org.apache.iceberg.RowDelta;
-import org.apache.iceberg.Snapshot;
-import org.apache.iceberg.SnapshotUpdate;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.flink.TableLoader;
 import org.slf4j.Logger;
@@ -40,10 +33,10 @@ import org.slf4j.LoggerFactory;
  * of checkpoints the table already shows as committed for the restored job are dropped and the
  * others committed, so nothing is committed twice and nothing is lost. Bounded input commits at end
  * of input. A changelog's delete files commit in a row delta per checkpoint (see {@link
- * #commitUpTo}). Before each commit, bounds under ids the table no longer knows (a collation metric
- * dropped while the job ran) are removed from the files, and re-checked on each of Iceberg's commit
- * attempts ({@link KnownBoundsCommit}). Concurrent commits by other writers are retried by
- * Iceberg's snapshot producer ({@code commit.retry.*} table properties).
+ * CheckpointCommits#commitUpTo}). Before each commit, bounds under ids the table no longer knows (a
+ * collation metric dropped while the job ran) are removed from the files, and re-checked on each of
+ * Iceberg's commit attempts ({@link KnownBoundsCommit}). Concurrent commits by other writers are
+ * retried by Iceberg's snapshot producer ({@code commit.retry.*} table properties).
  */
 @Internal
 public final class CollationFilesCommitter extends AbstractStreamOperator<Void>
@@ -51,14 +44,12 @@ public final class CollationFilesCommitter extends AbstractStreamOperator<Void>
   private static final long serialVersionUID = 1L;
   private static final Logger LOG = LoggerFactory.getLogger(CollationFilesCommitter.class);
 
-  public static final String JOB_ID = "flink.job-id";
-  public static final String OPERATOR_ID = "flink.operator-id";
-  public static final String MAX_COMMITTED = "flink.max-committed-checkpoint-id";
+  public static final String JOB_ID = CheckpointCommits.JOB_ID;
+  public static final String OPERATOR_ID = CheckpointCommits.OPERATOR_ID;
+  public static final String MAX_COMMITTED = CheckpointCommits.MAX_COMMITTED;
 
   /** The summary keys of the exactly-once contract; a snapshot property must not set them. */
-  static final Set<String> EXACTLY_ONCE_KEYS = Set.of(JOB_ID, OPERATOR_ID, MAX_COMMITTED);
-
-  private static final long NOTHING_COMMITTED = -1L;
+  static final Set<String> EXACTLY_ONCE_KEYS = CheckpointCommits.EXACTLY_ONCE_KEYS;
 
   /** The checkpoint id recorded for the commit at end of input. */
   static final long END_OF_INPUT = Long.MAX_VALUE;
@@ -72,6 +63,7 @@ public final class CollationFilesCommitter extends AbstractStreamOperator<Void>
   private final Map<String, String> snapshotProperties;
 
   private transient Table table;
+  private transient CheckpointCommits commits;
   private transient String jobId;
   private transient String operatorId;
   private transient long maxCommittedCheckpointId;
@@ -101,9 +93,10 @@ public final class CollationFilesCommitter extends AbstractStreamOperator<Void>
     operatorId = getOperatorID().toString();
     tableLoader.open();
     table = tableLoader.loadTable();
+    commits = new CheckpointCommits(table, branch, overwrite, operatorId, snapshotProperties);
     sinceLastSnapshot = new ArrayList<>();
     staged = new TreeMap<>();
-    maxCommittedCheckpointId = maxCommittedCheckpointId(table, branch, jobId, operatorId);
+    maxCommittedCheckpointId = commits.maxCommittedCheckpointId(jobId);
 
     state = context.getOperatorStateStore().getListState(STATE);
     if (context.isRestored()) {
@@ -111,7 +104,7 @@ public final class CollationFilesCommitter extends AbstractStreamOperator<Void>
         long committed =
             restored.jobId().equals(jobId)
                 ? maxCommittedCheckpointId
-                : maxCommittedCheckpointId(table, branch, restored.jobId(), operatorId);
+                : commits.maxCommittedCheckpointId(restored.jobId());
         NavigableMap<Long, List<WrittenFiles>> uncommitted = restored.pendingAfter(committed);
         if (!uncommitted.isEmpty()) {
           long checkpointId = uncommitted.lastKey();
@@ -122,7 +115,7 @@ public final class CollationFilesCommitter extends AbstractStreamOperator<Void>
               restored.jobId(),
               checkpointId,
               table.name());
-          commitUpTo(uncommitted, restored.jobId(), checkpointId);
+          commits.commitUpTo(uncommitted, restored.jobId(), checkpointId);
           if (restored.jobId().equals(jobId)) {
             maxCommittedCheckpointId = Math.max(maxCommittedCheckpointId, checkpointId);
           }
@@ -153,7 +146,7 @@ public final class CollationFilesCommitter extends AbstractStreamOperator<Void>
     }
     NavigableMap<Long, List<WrittenFiles>> done = staged.headMap(checkpointId, true);
     if (!done.isEmpty()) {
-      commitUpTo(done, jobId, checkpointId);
+      commits.commitUpTo(done, jobId, checkpointId);
     }
     done.clear();
     maxCommittedCheckpointId = checkpointId;
@@ -173,7 +166,7 @@ public final class CollationFilesCommitter extends AbstractStreamOperator<Void>
           table.name(),
           batches);
     } else if (!staged.isEmpty()) {
-      commitUpTo(staged, jobId, END_OF_INPUT);
+      commits.commitUpTo(staged, jobId, END_OF_INPUT);
     }
     staged.clear();
     sinceLastSnapshot.clear();
@@ -184,116 +177,6 @@ public final class CollationFilesCommitter extends AbstractStreamOperator<Void>
     if (!batches.isEmpty()) {
       staged.computeIfAbsent(checkpointId, id -> new ArrayList<>()).addAll(batches);
     }
-  }
-
-  /**
-   * Commits the staged files of the given checkpoints, recording {@code checkpointId} as committed.
-   * Appends go in one commit. Deletes go in one row delta per checkpoint, in checkpoint order, each
-   * recording its own checkpoint (the last one {@code checkpointId}): an equality delete applies
-   * only to data files committed before it, so a key updated in two checkpoints needs two commits.
-   */
-  private void commitUpTo(
-      NavigableMap<Long, List<WrittenFiles>> pending, String commitJobId, long checkpointId) {
-    boolean deletes =
-        pending.values().stream()
-            .flatMap(List::stream)
-            .anyMatch(batch -> !batch.deleteFiles().isEmpty());
-    if (!deletes) {
-      List<WrittenFiles> batches = new ArrayList<>();
-      pending.values().forEach(batches::addAll);
-      commit(batches, commitJobId, checkpointId);
-      return;
-    }
-    long last = pending.lastKey();
-    pending.forEach(
-        (checkpoint, batches) ->
-            commit(batches, commitJobId, checkpoint == last ? checkpointId : checkpoint));
-  }
-
-  /**
-   * Commits the batches, keeping only bounds under ids the table knows (columns and declared,
-   * reserved metrics), re-checked on each of Iceberg's commit attempts ({@link KnownBoundsCommit}).
-   */
-  private void commit(List<WrittenFiles> batches, String commitJobId, long checkpointId) {
-    int deleteFiles = batches.stream().mapToInt(batch -> batch.deleteFiles().size()).sum();
-    int files = batches.stream().mapToInt(batch -> batch.dataFiles().size()).sum();
-    String operation = deleteFiles > 0 ? "row delta" : overwrite ? "replace partitions" : "append";
-    long start = System.nanoTime();
-    KnownBoundsCommit.commit(
-        table,
-        "checkpoint " + checkpointId,
-        bounds -> update(batches, commitJobId, checkpointId, bounds));
-    LOG.info(
-        "Committed {} data files and {} delete files to branch {} of table {} ({}) for checkpoint"
-            + " {} of job {} in {} ms",
-        files,
-        deleteFiles,
-        branch,
-        table.name(),
-        operation,
-        checkpointId,
-        commitJobId,
-        (System.nanoTime() - start) / 1_000_000);
-  }
-
-  /** One commit attempt's update: appends, replaced partitions or, with deletes, a row delta. */
-  private SnapshotUpdate<?> update(
-      List<WrittenFiles> batches,
-      String commitJobId,
-      long checkpointId,
-      KnownBoundsCommit.KnownBounds bounds) {
-    SnapshotUpdate<?> update;
-    Consumer<DataFile> add;
-    boolean deletes = batches.stream().anyMatch(batch -> !batch.deleteFiles().isEmpty());
-    if (deletes) {
-      Preconditions.checkState(
-          !overwrite, "Table %s: overwrite cannot commit delete files", table.name());
-      RowDelta delta = table.newRowDelta();
-      batches.forEach(batch -> batch.deleteFiles().forEach(delta::addDeletes));
-      add = delta::addRows;
-      update = delta;
-    } else if (overwrite) {
-      ReplacePartitions replace = table.newReplacePartitions();
-      add = replace::addFile;
-      update = replace;
-    } else {
-      AppendFiles append = table.newAppend();
-      add = append::appendFile;
-      update = append;
-    }
-    for (WrittenFiles batch : batches) {
-      for (DataFile file : batch.dataFiles()) {
-        add.accept(bounds.keep(file, batch.spec()));
-      }
-    }
-    snapshotProperties.forEach(update::set);
-    update.set(MAX_COMMITTED, Long.toString(checkpointId));
-    update.set(JOB_ID, commitJobId);
-    update.set(OPERATOR_ID, operatorId);
-    update.toBranch(branch);
-    return update;
-  }
-
-  /**
-   * The highest checkpoint id committed by {@code jobId} through this operator, from the summaries
-   * of the branch's head snapshot and its ancestors; {@value #NOTHING_COMMITTED} when there is none
-   * (also when the branch does not exist yet).
-   */
-  static long maxCommittedCheckpointId(
-      Table table, String branch, String jobId, String operatorId) {
-    Snapshot snapshot = table.snapshot(branch);
-    while (snapshot != null) {
-      Map<String, String> summary = snapshot.summary();
-      String committed = summary.get(MAX_COMMITTED);
-      if (committed != null
-          && jobId.equals(summary.get(JOB_ID))
-          && operatorId.equals(summary.get(OPERATOR_ID))) {
-        return Long.parseLong(committed);
-      }
-      Long parent = snapshot.parentId();
-      snapshot = parent == null ? null : table.snapshot(parent);
-    }
-    return NOTHING_COMMITTED;
   }
 
   @Override
