@@ -158,6 +158,9 @@ final class CollationDynamicCommitter extends AbstractStreamOperator<Void>
         }
         failures.remove(target);
       } catch (RuntimeException e) {
+        if (Thread.currentThread().isInterrupted()) {
+          throw e; // the task is being cancelled: no other table can commit either
+        }
         int times = failures.merge(target, 1, Integer::sum);
         LOG.warn(
             "Cannot commit the files of {} for checkpoint {} ({} time(s) in a row); the other"

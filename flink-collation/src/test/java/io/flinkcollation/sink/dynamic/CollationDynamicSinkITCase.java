@@ -150,31 +150,30 @@ class CollationDynamicSinkITCase {
   }
 
   /**
-   * Paces the stream and fails once, halfway through it, after a checkpoint completed (and so after
-   * commits): it waits for one there.
+   * Paces the stream and fails once, from halfway through it on, at the first element after a
+   * checkpoint completed (and so after commits). Until one completes it slows down, without
+   * blocking: checkpoints are triggered between elements.
    */
   static final class FailOnce extends RichMapFunction<Long, Long> implements CheckpointListener {
-    private final long failAt;
+    private final long failFrom;
     private transient long seen;
     private transient volatile boolean checkpointed;
 
-    FailOnce(long failAt) {
-      this.failAt = failAt;
+    FailOnce(long failFrom) {
+      this.failFrom = failFrom;
     }
 
     @Override
     public Long map(Long n) throws Exception {
       seen++;
-      if (seen == failAt && FAILURES_LEFT.get() > 0) {
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (!checkpointed && System.nanoTime() < deadline) {
-          Thread.sleep(20);
-        }
-        if (FAILURES_LEFT.getAndDecrement() > 0) {
+      if (seen >= failFrom && FAILURES_LEFT.get() > 0) {
+        if (checkpointed && FAILURES_LEFT.getAndDecrement() > 0) {
           throw new IllegalStateException("Injected failure after " + seen + " elements");
         }
+        Thread.sleep(100);
+      } else {
+        Thread.sleep(2);
       }
-      Thread.sleep(2);
       return n;
     }
 
