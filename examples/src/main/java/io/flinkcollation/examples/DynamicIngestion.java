@@ -181,8 +181,9 @@ public final class DynamicIngestion {
 
     private static CollationDynamicRecord upsert(
         TableIdentifier table, Schema schema, GenericRowData row) {
-      return new CollationDynamicRecord(
-              table, null, schema, row, null, DistributionMode.NONE, Integer.MAX_VALUE)
+      // One writer per collated table: a table two writers create at once gets bounds in the
+      // files of the other only from its next checkpoint on (docs/dynamic.md#not-supported).
+      return new CollationDynamicRecord(table, null, schema, row, null, DistributionMode.NONE, 1)
           .withEqualityFields(Set.of("id"))
           .withUpsertMode(true);
     }
