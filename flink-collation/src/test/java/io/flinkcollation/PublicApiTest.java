@@ -33,6 +33,12 @@ class PublicApiTest {
     // A rule over no members passes whatever the code does: make sure the entry points are API.
     assertThat(MAIN.get("io.flinkcollation.sink.CollationIcebergSink$Builder"))
         .matches(ApiTypes::isApi, "is API");
+    assertThat(MAIN.get("io.flinkcollation.sink.dynamic.CollationDynamicSink$Builder"))
+        .matches(ApiTypes::isApi, "is API");
+    assertThat(MAIN.get("io.flinkcollation.sink.dynamic.CollationDynamicRecord"))
+        .matches(ApiTypes::isApi, "is API");
+    assertThat(MAIN.get("io.flinkcollation.sink.dynamic.TableFiles"))
+        .matches(type -> !ApiTypes.isApi(type), "is not API");
     assertThat(MAIN.get("io.flinkcollation.scan.CollationScan")).matches(ApiTypes::isApi, "is API");
     assertThat(MAIN.get("io.flinkcollation.collation.PrimaryRanks"))
         .matches(type -> !ApiTypes.isApi(type), "is not API");

@@ -1,0 +1,140 @@
+package io.flinkcollation.sink.dynamic;
+
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
+import org.apache.flink.streaming.api.operators.BoundedOneInput;
+import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.flink.CatalogLoader;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The dynamic sink's parallel writer: one {@link TableWriter} per table branch it receives records
+ * for, built on the first record (creating or evolving the table as the record needs) and kept in a
+ * cache of at most {@code cacheMaxSize} writers. An evicted writer closes its files and hands them
+ * to the committer at once, so they commit with the next checkpoint like any other. Before each
+ * checkpoint barrier and at end of input every writer closes its files (no file spans a checkpoint,
+ * so the writer keeps no state, as the single-table writer).
+ */
+final class CollationDynamicWriter extends AbstractStreamOperator<TableFiles>
+    implements OneInputStreamOperator<RoutedRecord, TableFiles>, BoundedOneInput {
+  private static final long serialVersionUID = 1L;
+  private static final Logger LOG = LoggerFactory.getLogger(CollationDynamicWriter.class);
+
+  private final CatalogLoader catalogLoader;
+  private final DeclaredCollations declaredCollations;
+  private final boolean dropUnusedColumns;
+  private final Map<String, String> tableProperties;
+  private final Map<String, String> writeOptions;
+  private final Configuration flinkConf;
+  private final int maxBoundLength;
+  private final int cacheMaxSize;
+
+  private transient Catalog catalog;
+  private transient TableWriter.Context context;
+  private transient LinkedHashMap<TableWriter.Key, TableWriter> writers;
+
+  CollationDynamicWriter(
+      CatalogLoader catalogLoader,
+      DeclaredCollations declaredCollations,
+      boolean dropUnusedColumns,
+      Map<String, String> tableProperties,
+      Map<String, String> writeOptions,
+      Configuration flinkConf,
+      int maxBoundLength,
+      int cacheMaxSize) {
+    this.catalogLoader = catalogLoader;
+    this.declaredCollations = declaredCollations;
+    this.dropUnusedColumns = dropUnusedColumns;
+    this.tableProperties = new HashMap<>(tableProperties);
+    this.writeOptions = new HashMap<>(writeOptions);
+    this.flinkConf = flinkConf;
+    this.maxBoundLength = maxBoundLength;
+    this.cacheMaxSize = cacheMaxSize;
+  }
+
+  @Override
+  public void open() throws Exception {
+    super.open();
+    catalog = catalogLoader.loadCatalog();
+    context =
+        new TableWriter.Context(
+            new TableUpdater(catalog, declaredCollations, dropUnusedColumns, tableProperties),
+            writeOptions,
+            flinkConf,
+            maxBoundLength,
+            getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
+            getRuntimeContext().getTaskInfo().getAttemptNumber(),
+            files -> output.collect(new StreamRecord<>(files)));
+    // Access order: the least recently written table is evicted first.
+    writers = new LinkedHashMap<>(16, 0.75f, true);
+  }
+
+  @Override
+  public void processElement(StreamRecord<RoutedRecord> element) throws Exception {
+    CollationDynamicRecord record = element.getValue().record;
+    TableWriter.Key key = new TableWriter.Key(record);
+    TableWriter writer = writers.get(key);
+    if (writer == null) {
+      writer = new TableWriter(key, context.updater.createOrLoad(record), context);
+      writers.put(key, writer);
+      evictBeyondCacheSize();
+    }
+    writer.write(record);
+  }
+
+  private void evictBeyondCacheSize() throws IOException {
+    Iterator<Map.Entry<TableWriter.Key, TableWriter>> eldest = writers.entrySet().iterator();
+    while (writers.size() > cacheMaxSize) {
+      Map.Entry<TableWriter.Key, TableWriter> entry = eldest.next();
+      LOG.debug(
+          "Evicting the writer of table {} ({} writers cached)",
+          entry.getKey().table,
+          cacheMaxSize);
+      entry.getValue().complete();
+      eldest.remove();
+    }
+  }
+
+  @Override
+  public void prepareSnapshotPreBarrier(long checkpointId) throws Exception {
+    super.prepareSnapshotPreBarrier(checkpointId);
+    completeAll();
+  }
+
+  @Override
+  public void endInput() throws IOException {
+    completeAll();
+  }
+
+  private void completeAll() throws IOException {
+    for (TableWriter writer : writers.values()) {
+      writer.complete();
+    }
+  }
+
+  @Override
+  public void close() throws Exception {
+    try {
+      if (writers != null) {
+        // Only reached with open files on failure or cancellation.
+        for (TableWriter writer : writers.values()) {
+          writer.abort();
+        }
+        writers.clear();
+      }
+      if (catalog instanceof AutoCloseable) {
+        ((AutoCloseable) catalog).close();
+      }
+    } finally {
+      super.close();
+    }
+  }
+}
