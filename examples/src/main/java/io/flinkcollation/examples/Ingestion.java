@@ -61,7 +61,7 @@ final class Ingestion {
   DataStream<RowData> people(StreamExecutionEnvironment env) {
     DataGeneratorSource<RowData> source =
         new DataGeneratorSource<>(
-            new People(rows, 42L),
+            new People(42L),
             rows,
             RateLimiterStrategy.perSecond(rowsPerSecond),
             InternalTypeInfo.of(FlinkSchemaUtil.convert(People.SCHEMA)));

@@ -14,9 +14,10 @@ import org.apache.iceberg.types.Types;
  * Generated multilingual people: names and cities with case and accent variants ({@code Émile},
  * {@code EMILE}, {@code emile}), the data a case- and accent-insensitive collation is for.
  *
- * <p>Rows arrive clustered by first name (row {@code i} of {@code n} takes name number {@code i *
- * names / n}), as an ingest ordered by some key would, so that each committed file covers a narrow
- * range of names and collation bounds can prune; cities are spread over every file.
+ * <p>Rows arrive in random order, as a real stream's do: row {@code i}'s name, city and variants
+ * are drawn from a generator seeded by {@code seed} and {@code i}, so a run is reproducible. A file
+ * a writer commits therefore spans nearly the whole alphabet unless the sink clusters the rows
+ * ({@code range} distribution) or a rewrite sorts them (compaction).
  */
 public final class People implements GeneratorFunction<Long, RowData> {
   private static final long serialVersionUID = 1L;
@@ -125,15 +126,12 @@ public final class People implements GeneratorFunction<Long, RowData> {
     "Canada"
   };
 
-  private final long rows;
   private final long seed;
 
   /**
-   * @param rows how many rows the whole run generates (clustering spreads names over them)
-   * @param seed the random seed of the case and accent variants
+   * @param seed the random seed of the names, cities and their variants
    */
-  public People(long rows, long seed) {
-    this.rows = rows;
+  public People(long seed) {
     this.seed = seed;
   }
 
@@ -141,10 +139,9 @@ public final class People implements GeneratorFunction<Long, RowData> {
   public RowData map(Long index) {
     long i = index;
     SplittableRandom random = new SplittableRandom(seed ^ (i * 0x9E3779B97F4A7C15L));
-    int nameIndex = (int) Math.min(NAMES.length - 1, i * NAMES.length / Math.max(1, rows));
     return GenericRowData.of(
         i,
-        StringData.fromString(variant(NAMES[nameIndex], random)),
+        StringData.fromString(variant(NAMES[random.nextInt(NAMES.length)], random)),
         StringData.fromString(variant(CITIES[random.nextInt(CITIES.length)], random)),
         StringData.fromString(COUNTRIES[random.nextInt(COUNTRIES.length)]),
         StringData.fromString("note " + random.nextInt(1_000_000)));

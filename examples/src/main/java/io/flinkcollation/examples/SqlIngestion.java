@@ -66,7 +66,15 @@ public final class SqlIngestion {
             .fromRowDataType(
                 TypeConversions.fromLogicalToDataType(FlinkSchemaUtil.convert(People.SCHEMA)))
             .build());
-    String insert = "INSERT INTO lake.demo.people_sql SELECT * FROM generated_people";
+    // As the DataStream example: range distribution on name, in-job compaction sorted by name.
+    String insert =
+        "INSERT INTO lake.demo.people_sql /*+ OPTIONS('distribution-mode' = 'range',"
+            + " 'collation.range.column' = 'name', 'collation.range.slices-per-writer' = '8',"
+            + " 'compaction-enabled' = 'true', 'target-file-size-bytes' = '"
+            + StreamingIngestion.TARGET_FILE_SIZE_BYTES
+            + "', 'flink-maintenance.rate-limit-seconds' = '5',"
+            + " 'flink-maintenance.rewrite.schedule.commit-count' = '5') */"
+            + " SELECT * FROM generated_people";
     out.println("Flink SQL> " + insert + ";");
     long started = System.nanoTime();
     sql.executeSql(insert).await();

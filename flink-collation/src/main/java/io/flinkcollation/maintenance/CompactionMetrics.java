@@ -49,4 +49,12 @@ final class CompactionMetrics {
   void conflicted() {
     conflicts.inc();
   }
+
+  long rewrites() {
+    return rewrites.getCount();
+  }
+
+  long conflicts() {
+    return conflicts.getCount();
+  }
 }

@@ -2,15 +2,26 @@ package io.flinkcollation.maintenance;
 
 import io.flinkcollation.collation.Collations;
 import io.flinkcollation.metadata.TableCollations;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.SortField;
 import org.apache.iceberg.SortOrder;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.flink.TableLoader;
+import org.apache.iceberg.io.CloseableIterable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -20,7 +31,9 @@ import org.slf4j.LoggerFactory;
  * without bounds, bin-packed into groups of at most {@code max-file-group-size-bytes}. Emits one
  * {@link RewriteTask} per group, up to {@code max-bytes} per trigger. Files of groups handed out in
  * the last {@link #IN_FLIGHT_MILLIS} are not planned again, so that two triggers do not rewrite the
- * same files twice (the second commit would fail validation, and the work would be lost).
+ * same files twice (the second commit would fail validation, and the work would be lost), unless
+ * the group can no longer commit ({@link InFlightGroup#canCommit}): then its files are released at
+ * the next trigger.
  */
 final class CompactionPlanner extends ProcessFunction<Long, RewriteTask> {
   private static final long serialVersionUID = 1L;
@@ -41,7 +54,7 @@ final class CompactionPlanner extends ProcessFunction<Long, RewriteTask> {
   private final String rangeColumn;
 
   private transient Table table;
-  private transient Map<String, Long> inFlight;
+  private transient List<InFlightGroup> inFlight;
 
   /**
    * @param rangeColumn the column of {@code range} distribution, or null: then the table's sort
@@ -62,7 +75,7 @@ final class CompactionPlanner extends ProcessFunction<Long, RewriteTask> {
   public void open(OpenContext context) {
     tableLoader.open();
     table = tableLoader.loadTable();
-    inFlight = new HashMap<>();
+    inFlight = new ArrayList<>();
   }
 
   @Override
@@ -77,14 +90,17 @@ final class CompactionPlanner extends ProcessFunction<Long, RewriteTask> {
 
   private void plan(Collector<RewriteTask> out) {
     long now = System.currentTimeMillis();
-    inFlight.values().removeIf(plannedAt -> now - plannedAt > IN_FLIGHT_MILLIS);
+    inFlight.removeIf(group -> now - group.plannedAtMillis > IN_FLIGHT_MILLIS);
     table.refresh();
+    releaseGroupsThatCannotCommit();
+    Set<String> skipped = new HashSet<>();
+    inFlight.forEach(group -> skipped.addAll(group.deletesByFile.keySet()));
     String sortColumn = sortColumn();
     RewriteCollatedFiles rewrite =
         RewriteCollatedFiles.of(table)
             .minInputFiles(config.minInputFiles())
             .maxFileGroupSizeBytes(config.maxFileGroupSizeBytes())
-            .skip(file -> inFlight.containsKey(file.location()));
+            .skip(file -> skipped.contains(file.location()));
     writeOptions.forEach(rewrite::set);
     if (sortColumn != null) {
       rewrite.sortBy(sortColumn);
@@ -99,7 +115,7 @@ final class CompactionPlanner extends ProcessFunction<Long, RewriteTask> {
       }
       bytes += group.sizeBytes();
       groups++;
-      group.tasks().forEach(task -> inFlight.put(task.file().location(), now));
+      inFlight.add(new InFlightGroup(now, group.tasks()));
       out.collect(RewriteTask.of(plan, group, now, sortColumn));
     }
     LOG.info(
@@ -109,6 +125,68 @@ final class CompactionPlanner extends ProcessFunction<Long, RewriteTask> {
         bytes,
         plan.snapshotId(),
         sortColumn == null ? "bin-packed" : "sorted by " + sortColumn);
+  }
+
+  /**
+   * Releases the groups in flight whose commit can no longer succeed: a conflict (Iceberg's
+   * validation of the {@code RewriteFiles} fails when one of its files was deleted or rewritten
+   * meanwhile, or has new deletes) must not hold the group's other files for {@link
+   * #IN_FLIGHT_MILLIS}. The rewrite committer cannot tell the planner (a Flink job has no edge
+   * back), so the planner reads the same facts from the table: its current snapshot's data files
+   * and their delete files, read only while groups are in flight.
+   */
+  private void releaseGroupsThatCannotCommit() {
+    if (inFlight.isEmpty()) {
+      return;
+    }
+    Map<String, Set<String>> live = new HashMap<>();
+    if (table.currentSnapshot() != null) {
+      try (CloseableIterable<FileScanTask> tasks = table.newScan().ignoreResiduals().planFiles()) {
+        tasks.forEach(task -> live.put(task.file().location(), InFlightGroup.deletes(task)));
+      } catch (IOException e) {
+        throw new UncheckedIOException("Cannot read the live files of table " + table.name(), e);
+      }
+    }
+    Iterator<InFlightGroup> groups = inFlight.iterator();
+    while (groups.hasNext()) {
+      InFlightGroup group = groups.next();
+      if (!group.canCommit(live)) {
+        groups.remove();
+        LOG.info(
+            "Table {}: a rewrite group of {} data files can no longer commit (a file was"
+                + " rewritten, deleted or got deletes meanwhile); its live files are planned again",
+            table.name(),
+            group.deletesByFile.size());
+      }
+    }
+  }
+
+  /** A group handed out: when, and each data file's delete files as planned. */
+  private static final class InFlightGroup {
+    private final long plannedAtMillis;
+    private final Map<String, Set<String>> deletesByFile = new HashMap<>();
+
+    InFlightGroup(long plannedAtMillis, List<FileScanTask> tasks) {
+      this.plannedAtMillis = plannedAtMillis;
+      tasks.forEach(task -> deletesByFile.put(task.file().location(), deletes(task)));
+    }
+
+    static Set<String> deletes(FileScanTask task) {
+      return task.deletes().stream().map(DeleteFile::location).collect(Collectors.toSet());
+    }
+
+    /**
+     * Whether the group's {@code RewriteFiles} can still pass validation: every file is live and
+     * has no delete file it was not planned with (committed rewrites also fail this; their files
+     * are gone and are not planned again).
+     */
+    boolean canCommit(Map<String, Set<String>> live) {
+      return deletesByFile.entrySet().stream()
+          .allMatch(
+              file ->
+                  live.containsKey(file.getKey())
+                      && file.getValue().containsAll(live.get(file.getKey())));
+    }
   }
 
   /**

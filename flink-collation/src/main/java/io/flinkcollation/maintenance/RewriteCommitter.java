@@ -92,6 +92,11 @@ final class RewriteCommitter extends ProcessFunction<GroupRewritten, Void> {
     }
   }
 
+  /** This subtask's metrics, as the {@code collation} group reports them. */
+  CompactionMetrics metrics() {
+    return metrics;
+  }
+
   @Override
   public void close() throws Exception {
     if (tableLoader != null) {

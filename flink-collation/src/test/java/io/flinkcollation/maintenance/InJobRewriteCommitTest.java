@@ -61,7 +61,7 @@ class InJobRewriteCommitTest {
   }
 
   /** What a rewriting subtask does with a task: the sink's writers, the batch rewrite's reader. */
-  private static GroupRewritten rewrite(Table table, RewriteTask task) {
+  static GroupRewritten rewrite(Table table, RewriteTask task) {
     CollationTaskWriterFactory writers =
         new CollationTaskWriterFactory(
             table,
