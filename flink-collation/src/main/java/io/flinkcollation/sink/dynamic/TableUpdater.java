@@ -45,6 +45,10 @@ final class TableUpdater {
   private final Catalog catalog;
   private final DeclaredCollations declared;
   private final boolean dropUnusedColumns;
+
+  /** Marks a table this sink created, whose collations it declares from the user's function. */
+  static final String CREATED_HERE = "flink-collation.dynamic-sink.created";
+
   private final Map<String, String> tableProperties;
 
   TableUpdater(
@@ -66,7 +70,7 @@ final class TableUpdater {
   Table createOrLoad(CollationDynamicRecord record) {
     TableIdentifier identifier = record.tableIdentifier();
     try {
-      return catalog.loadTable(identifier);
+      return declareMissing(catalog.loadTable(identifier), identifier);
     } catch (NoSuchTableException missing) {
       // Created below.
     }
@@ -74,7 +78,9 @@ final class TableUpdater {
     Table table;
     try {
       PartitionSpec spec = record.spec() == null ? PartitionSpec.unpartitioned() : record.spec();
-      table = catalog.createTable(identifier, record.schema(), spec, tableProperties);
+      Map<String, String> properties = new HashMap<>(tableProperties);
+      properties.put(CREATED_HERE, "true");
+      table = catalog.createTable(identifier, record.schema(), spec, properties);
     } catch (AlreadyExistsException raced) {
       // Another subtask created it first, and declares its collations.
       return catalog.loadTable(identifier);
@@ -82,6 +88,35 @@ final class TableUpdater {
     LOG.info("Created table {} with schema {}", identifier, table.schema().asStruct());
     declare(table, identifier, UpdateCollations.stringPaths(table.schema()));
     table.refresh();
+    return table;
+  }
+
+  /**
+   * Declares what the user's function gives for the string columns of a collated table (or one this
+   * sink created) that declare no collation yet. A column is added, and its collation declared, in
+   * two commits: a failure between them would otherwise leave the column uncollated for good
+   * (docs/dynamic.md#collations). A column meant to stay uncollated gets {@code utf8} (or null)
+   * from the function.
+   */
+  private Table declareMissing(Table table, TableIdentifier identifier) {
+    if (TableCollations.fromTable(table).isEmpty()
+        && !"true".equals(table.properties().get(CREATED_HERE))) {
+      return table;
+    }
+    TableCollations current = TableCollations.fromTable(table);
+    Set<String> undeclared = new TreeSet<>();
+    for (String path : UpdateCollations.stringPaths(table.schema())) {
+      Types.NestedField field = table.schema().findField(path);
+      if (field != null
+          && current.field(field.fieldId()).isEmpty()
+          && !Collations.isUtf8(declared.collationOf(identifier, path))) {
+        undeclared.add(path);
+      }
+    }
+    if (!undeclared.isEmpty()) {
+      declare(table, identifier, undeclared);
+      table.refresh();
+    }
     return table;
   }
 
@@ -108,7 +143,7 @@ final class TableUpdater {
     for (int attempt = 1; ; attempt++) {
       table.refresh();
       if (accepts(table.schema(), schema, dropUnusedColumns)) {
-        return table;
+        return declareMissing(table, identifier);
       }
       Set<String> before = UpdateCollations.stringPaths(table.schema());
       UpdateSchema update = table.updateSchema();
