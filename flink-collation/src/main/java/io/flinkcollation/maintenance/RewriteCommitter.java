@@ -5,6 +5,7 @@ import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;
 import org.apache.iceberg.DataFile;
+import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.exceptions.CommitStateUnknownException;
 import org.apache.iceberg.flink.TableLoader;
@@ -56,15 +57,12 @@ final class RewriteCommitter extends ProcessFunction<GroupRewritten, Void> {
       long bytesOut = added.stream().mapToLong(DataFile::fileSizeInBytes).sum();
       metrics.committed(rewritten.size(), task.sizeBytes(), added.size(), bytesOut, duration);
       LOG.info(
-          "Table {}: rewrote {} data files ({} bytes) of partition {} into {} ({} bytes), {}, in"
-              + " {} ms; snapshot {}",
+          "Table {}: rewrote {} data files ({} bytes) of {} into {} ({} bytes), {}, in {} ms;"
+              + " snapshot {}",
           table.name(),
           rewritten.size(),
           task.sizeBytes(),
-          table
-              .specs()
-              .get(rewritten.get(0).specId())
-              .partitionToPath(rewritten.get(0).partition()),
+          partitionOf(rewritten.get(0)),
           added.size(),
           bytesOut,
           task.sortColumn() == null ? "bin-packed" : "sorted by " + task.sortColumn(),
@@ -102,5 +100,13 @@ final class RewriteCommitter extends ProcessFunction<GroupRewritten, Void> {
     if (tableLoader != null) {
       tableLoader.close();
     }
+  }
+
+  /** "partition city_bucket=1", or "the unpartitioned table" when the file's spec has no fields. */
+  private String partitionOf(DataFile file) {
+    PartitionSpec spec = table.specs().get(file.specId());
+    return spec.isUnpartitioned()
+        ? "the unpartitioned table"
+        : "partition " + spec.partitionToPath(file.partition());
   }
 }
