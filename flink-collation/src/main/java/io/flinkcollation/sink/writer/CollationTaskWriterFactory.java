@@ -96,7 +96,7 @@ public final class CollationTaskWriterFactory {
       int maxBoundLength,
       EqualityFields equalityFields) {
     this.table = Preconditions.checkNotNull(table, "table");
-    this.schema = table.schema();
+    this.schema = fileSchema(table.schema(), rowType);
     this.spec = table.spec();
     this.rowType = rowType;
     Schema writeSchema = FlinkSchemaUtil.convert(schema, FlinkSchemaUtil.toResolvedSchema(rowType));
@@ -111,6 +111,20 @@ public final class CollationTaskWriterFactory {
     // Format v3 replaces position delete files with deletion vectors, as Iceberg's Flink sink does.
     this.deletionVectors = TableUtil.formatVersion(table) > 2;
     this.unsupportedMetrics = resolveMetrics(writeSchema);
+  }
+
+  /**
+   * The schema of the files written: the table's, without the optional top-level columns the rows
+   * lack. A column added while the job runs is in the table a restarted task loads, but not in the
+   * job's rows; a file schema with it would hold a column no value is written to, which Parquet
+   * refuses at flush ("writing empty page"). Readers read a column a file lacks as null (Iceberg's
+   * schema evolution), as for files written before the column was added.
+   */
+  private static Schema fileSchema(Schema tableSchema, RowType rowType) {
+    if (rowType.getFieldCount() >= tableSchema.columns().size()) {
+      return tableSchema;
+    }
+    return tableSchema.select(rowType.getFieldNames());
   }
 
   /**
