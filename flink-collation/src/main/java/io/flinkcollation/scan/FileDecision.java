@@ -67,8 +67,8 @@ public final class FileDecision {
   }
 
   /**
-   * The planned task; scan it unless {@link #pruned()}. The file of a pruned file's task may lack
-   * its column stats (docs/design.md#planning).
+   * The planned task; scan it unless {@link #pruned()}. Its file may carry only the bounds and the
+   * record count of the column stats, and a pruned file none (docs/design.md#planning).
    */
   public FileScanTask task() {
     return task;

@@ -7,6 +7,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.apache.iceberg.BaseFileScanTask;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
@@ -21,22 +23,36 @@ import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.expressions.ResidualEvaluator;
+import org.apache.iceberg.types.Types;
 
 /**
  * Decides every live data file of a snapshot on its collation bounds while its manifest is read,
- * and builds a scan task with the file's stats only for the files kept (docs/design.md#planning).
- * Iceberg's own planning copies every file's stats into a task before a collation predicate can be
- * applied; at 100,000 files that copy is most of the time
- * (docs/performance.md#planning-at-100000-files).
+ * reading only the stats a decision needs (docs/design.md#planning). Iceberg's own planning with
+ * column stats copies every stats map of every file into a task; at 100,000 files those copies are
+ * most of the time (docs/performance.md#planning-at-100000-files).
  *
  * <p>Only for snapshots without delete manifests: attaching delete files to the kept data files is
  * Iceberg's delete index, which has no public API; with deletes, {@link CollationScan} plans with
  * Iceberg as before. The tasks are those Iceberg's {@code planFiles} builds with no row filter and
  * {@code includeColumnStats()}: whole files, residual {@code true}, the spec and schema of the
- * file's spec.
+ * file's spec; but their files carry the lower and upper bounds and the record count, not the
+ * per-column value, null and NaN counts and sizes.
  */
 final class ManifestDecisions {
   private static final DeleteFile[] NO_DELETES = new DeleteFile[0];
+
+  /**
+   * Every field of a data file but the per-column counts and sizes: the lower and upper bounds of
+   * every id (the collation metrics' included) and the record count stay.
+   */
+  private static final List<String> COLUMNS =
+      DataFile.getType(Types.StructType.of()).fields().stream()
+          .map(Types.NestedField::name)
+          .filter(
+              name ->
+                  !Set.of("column_sizes", "value_counts", "null_value_counts", "nan_value_counts")
+                      .contains(name))
+          .collect(Collectors.toList());
 
   private final Table table;
   private final Map<Integer, TaskShape> shapes = new HashMap<>();
@@ -64,15 +80,16 @@ final class ManifestDecisions {
       Snapshot snapshot, ColumnPruning pruning, CollationPredicate predicate) {
     List<FileDecision> decisions = new ArrayList<>();
     for (ManifestFile manifest : snapshot.dataManifests(table.io())) {
-      // The reader reuses its file objects (and yields only live entries): decide on the reused
-      // one, then copy what a decision keeps.
+      // The reader copies every live file it yields (Iceberg decides its own filters on the entry
+      // before copying, which is not public): select only the stats a decision and a reader need.
       try (ManifestReader<DataFile> files =
-          ManifestFiles.read(manifest, table.io(), table.specs())) {
+          ManifestFiles.read(manifest, table.io(), table.specs()).select(COLUMNS)) {
         for (DataFile file : files) {
-          FileDecision onReused = pruning.decide(file, predicate);
-          // A pruned file's decision keeps the file without its stats: nobody reads them.
-          DataFile kept = onReused.pruned() ? file.copyWithoutStats() : file.copy();
-          decisions.add(onReused.withTask(task(kept)));
+          FileDecision decision = pruning.decide(file, predicate);
+          // A pruned file's decision keeps the file without its stats: 100,000 of them held with
+          // their bounds maps cost more in collections than they are worth.
+          decisions.add(
+              decision.withTask(task(decision.pruned() ? file.copyWithoutStats() : file)));
         }
       } catch (IOException e) {
         throw new UncheckedIOException("Failed to read manifest " + manifest.path(), e);

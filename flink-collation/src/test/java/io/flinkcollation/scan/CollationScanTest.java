@@ -239,6 +239,9 @@ class CollationScanTest {
     assertThat(kept.start()).isEqualTo(iceberg.start());
     assertThat(kept.length()).isEqualTo(iceberg.length());
     assertThat(kept.deletes()).isEmpty();
+    // Only the counts and sizes are not carried (docs/design.md#planning).
+    assertThat(iceberg.file().valueCounts()).isNotEmpty();
+    assertThat(kept.file().valueCounts()).isNull();
   }
 
   @Test
