@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Schema;
+import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableScan;
 import org.apache.iceberg.io.CloseableIterable;
@@ -91,6 +92,21 @@ public final class CollationScan {
   public PrunedFiles planFiles(CollationPredicate predicate) {
     Preconditions.checkArgument(predicate != null, "Cannot plan files: predicate is null");
     ColumnPruning pruning = pruning(predicate.column(), predicate.collation().orElse(null));
+    // A prefix predicate uses no metric, whatever the column declares.
+    boolean prefix = predicate.operation() == CollationPredicate.Operation.STARTS_WITH;
+    List<FileDecision> decisions =
+        pruning.scanReason().isPresent() || prefix
+            ? plannedByIceberg(pruning, predicate) // every file is scanned: all tasks are needed
+            : ManifestDecisions.decide(table, snapshot(), pruning, predicate)
+                .orElseGet(() -> plannedByIceberg(pruning, predicate));
+    return new PrunedFiles(predicate, prefix ? null : pruning.metric().orElse(null), decisions);
+  }
+
+  /**
+   * Every file planned by Iceberg with no row filter, then decided: what a snapshot with delete
+   * files needs (docs/design.md#planning), and the plan when no file can be pruned.
+   */
+  private List<FileDecision> plannedByIceberg(ColumnPruning pruning, CollationPredicate predicate) {
     List<FileDecision> decisions = new ArrayList<>();
     try (CloseableIterable<FileScanTask> tasks = newTableScan().planFiles()) {
       for (FileScanTask task : tasks) {
@@ -99,9 +115,11 @@ public final class CollationScan {
     } catch (IOException e) {
       throw new UncheckedIOException("Failed to plan files of table " + table.name(), e);
     }
-    // A prefix predicate uses no metric, whatever the column declares.
-    boolean prefix = predicate.operation() == CollationPredicate.Operation.STARTS_WITH;
-    return new PrunedFiles(predicate, prefix ? null : pruning.metric().orElse(null), decisions);
+    return decisions;
+  }
+
+  private Snapshot snapshot() {
+    return snapshotId == null ? table.currentSnapshot() : table.snapshot(snapshotId);
   }
 
   /**

@@ -11,6 +11,7 @@ import java.util.Collections;
 import java.util.Comparator;
 import java.util.Optional;
 import java.util.function.Predicate;
+import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
 
@@ -87,6 +88,11 @@ public final class ColumnPruning {
    * @throws IllegalArgumentException if the predicate names another column or collation
    */
   public FileDecision decide(FileScanTask task, CollationPredicate predicate) {
+    return decide(task.file(), predicate).withTask(task);
+  }
+
+  /** {@link #decide(FileScanTask, CollationPredicate)} on a file before any task exists. */
+  FileDecision decide(DataFile file, CollationPredicate predicate) {
     Preconditions.checkArgument(
         predicate.column().equals(column)
             && predicate.collation().orElse("").equals(collation().orElse("")),
@@ -97,9 +103,9 @@ public final class ColumnPruning {
         collation().orElse("its own collation"));
     if (everyFile != Reason.COLLATIONS_UNREADABLE
         && predicate.operation() == CollationPredicate.Operation.STARTS_WITH) {
-      return new FileDecision(task, Reason.PREFIX_PREDICATE, null);
+      return new FileDecision(null, Reason.PREFIX_PREDICATE, null);
     }
-    return decide(task, bounds -> predicate.mayMatch(bounds, order()));
+    return decide(file, bounds -> predicate.mayMatch(bounds, order()));
   }
 
   /**
@@ -109,24 +115,27 @@ public final class ColumnPruning {
    * only: a prefix test must not prune (docs/spec-notes.md#readers).
    */
   public FileDecision decide(FileScanTask task, Predicate<CollationBounds> mayMatch) {
+    return decide(task.file(), mayMatch).withTask(task);
+  }
+
+  private FileDecision decide(DataFile file, Predicate<CollationBounds> mayMatch) {
     if (everyFile != null) {
-      return new FileDecision(task, everyFile, null);
+      return new FileDecision(null, everyFile, null);
     }
     CollationBounds bounds;
     try {
-      bounds =
-          CollationStats.read(task.file(), Collections.singleton(metric.id())).get(metric.id());
+      bounds = CollationStats.read(file, Collections.singleton(metric.id())).get(metric.id());
     } catch (UncheckedIOException notUtf8) {
-      return new FileDecision(task, Reason.INVALID_BOUNDS, null);
+      return new FileDecision(null, Reason.INVALID_BOUNDS, null);
     }
     if (bounds == null) {
-      return new FileDecision(task, Reason.NO_BOUNDS, null);
+      return new FileDecision(null, Reason.NO_BOUNDS, null);
     }
     if (order().compare(bounds.lower(), bounds.upper()) > 0) {
-      return new FileDecision(task, Reason.INVALID_BOUNDS, bounds);
+      return new FileDecision(null, Reason.INVALID_BOUNDS, bounds);
     }
     return new FileDecision(
-        task, mayMatch.test(bounds) ? Reason.WITHIN_BOUNDS : Reason.OUTSIDE_BOUNDS, bounds);
+        null, mayMatch.test(bounds) ? Reason.WITHIN_BOUNDS : Reason.OUTSIDE_BOUNDS, bounds);
   }
 
   private Comparator<String> order() {

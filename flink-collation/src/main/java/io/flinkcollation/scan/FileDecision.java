@@ -54,13 +54,22 @@ public final class FileDecision {
   private final Reason reason;
   private final CollationBounds bounds;
 
+  /** A decision; {@code task} is null only while the decision is taken, before its task exists. */
   FileDecision(FileScanTask task, Reason reason, CollationBounds bounds) {
     this.task = task;
     this.reason = reason;
     this.bounds = bounds;
   }
 
-  /** The planned task; scan it unless {@link #pruned()}. */
+  /** The same decision on the task of the decided file. */
+  FileDecision withTask(FileScanTask planned) {
+    return new FileDecision(planned, reason, bounds);
+  }
+
+  /**
+   * The planned task; scan it unless {@link #pruned()}. Its file may carry only the bounds and the
+   * record count of the column stats, and a pruned file none (docs/design.md#planning).
+   */
   public FileScanTask task() {
     return task;
   }

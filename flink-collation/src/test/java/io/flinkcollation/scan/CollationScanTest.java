@@ -27,6 +27,9 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataFiles;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.FileMetadata;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Metrics;
 import org.apache.iceberg.PartitionSpec;
@@ -199,21 +202,69 @@ class CollationScanTest {
 
   @Test
   void partitionValuesAreNeverUsed(@TempDir Path other) {
-    PartitionSpec byName =
-        PartitionSpec.builderFor(CollationTestTables.SCHEMA).identity("name").build();
-    Table partitioned = create(other, "partitioned", byName, 2);
-    UpdateCollations.of(partitioned).collate("name", CI).addMetric("name").commit();
-    int id = usableMetric(partitioned).id();
-    List<Record> apple = rows("apple");
-    DataFile file = append(partitioned, apple, List.of(nameBounds(id, CI, apple)), "name=apple");
-    List<Record> pear = rows("pear");
-    append(partitioned, pear, List.of(nameBounds(id, CI, pear)), "name=pear");
+    Table partitioned = partitionedByName(other, "partitioned");
+    DataFile file = appendAppleAndPear(partitioned);
 
     // Iceberg's partition pruning is byte equality: 'APPLE' is not in partition 'apple'.
     assertThat(
             planned(partitioned, partitioned.newScan().filter(Expressions.equal("name", "APPLE"))))
         .isEmpty();
     assertScans(partitioned, CollationPredicate.equal("name", "APPLE"), file);
+  }
+
+  @Test
+  void keptTasksAreTheTasksIcebergPlans(@TempDir Path other) {
+    Table partitioned = partitionedByName(other, "tasks");
+    appendAppleAndPear(partitioned);
+
+    // Decided while the manifests are read: the one kept task must be Iceberg's own.
+    FileScanTask kept =
+        CollationScan.of(partitioned)
+            .planFiles(CollationPredicate.equal("name", "APPLE"))
+            .tasks()
+            .get(0);
+    FileScanTask iceberg =
+        icebergTasks(partitioned).stream()
+            .filter(t -> t.file().location().equals(kept.file().location()))
+            .findFirst()
+            .orElseThrow();
+    assertThat(kept.file().partition()).isEqualTo(iceberg.file().partition());
+    assertThat(kept.file().lowerBounds()).isEqualTo(iceberg.file().lowerBounds());
+    assertThat(kept.file().upperBounds()).isEqualTo(iceberg.file().upperBounds());
+    assertThat(kept.file().recordCount()).isEqualTo(iceberg.file().recordCount());
+    assertThat(kept.file().dataSequenceNumber()).isEqualTo(iceberg.file().dataSequenceNumber());
+    assertThat(kept.spec()).isEqualTo(iceberg.spec());
+    assertThat(kept.schema().asStruct()).isEqualTo(iceberg.schema().asStruct());
+    assertThat(kept.residual().toString()).isEqualTo(iceberg.residual().toString());
+    assertThat(kept.start()).isEqualTo(iceberg.start());
+    assertThat(kept.length()).isEqualTo(iceberg.length());
+    assertThat(kept.deletes()).isEmpty();
+    // Only the counts and sizes are not carried (docs/design.md#planning).
+    assertThat(iceberg.file().valueCounts()).isNotEmpty();
+    assertThat(kept.file().valueCounts()).isNull();
+  }
+
+  @Test
+  void deleteFilesStayAttachedToKeptFiles() {
+    // A position delete file of 'apple's file: the scan must hand it to the reader of that file.
+    DeleteFile deletes =
+        FileMetadata.deleteFileBuilder(table.spec())
+            .ofPositionDeletes()
+            .withPath(table.location() + "/data/apple-deletes.parquet")
+            .withFormat(FileFormat.PARQUET)
+            .withFileSizeInBytes(100)
+            .withRecordCount(1)
+            .withReferencedDataFile(ab.location())
+            .build();
+    table.newRowDelta().addDeletes(deletes).commit();
+
+    PrunedFiles result =
+        CollationScan.of(table).planFiles(CollationPredicate.equal("name", "APPLE"));
+    assertThat(locations(result.tasks())).containsExactly(ab.location());
+    assertThat(result.tasks().get(0).deletes())
+        .extracting(DeleteFile::location)
+        .containsExactly(deletes.location());
+    assertThat(result.prunedFiles()).isEqualTo(2);
   }
 
   @Test
@@ -467,6 +518,24 @@ class CollationScanTest {
     return t;
   }
 
+  private static Table partitionedByName(Path where, String name) {
+    PartitionSpec byName =
+        PartitionSpec.builderFor(CollationTestTables.SCHEMA).identity("name").build();
+    Table partitioned = create(where, name, byName, 2);
+    UpdateCollations.of(partitioned).collate("name", CI).addMetric("name").commit();
+    return partitioned;
+  }
+
+  /** Appends 'apple' and 'pear', each in the partition of its own name; returns apple's file. */
+  private static DataFile appendAppleAndPear(Table partitioned) {
+    int id = usableMetric(partitioned).id();
+    List<Record> apple = rows("apple");
+    DataFile file = append(partitioned, apple, List.of(nameBounds(id, CI, apple)), "name=apple");
+    List<Record> pear = rows("pear");
+    append(partitioned, pear, List.of(nameBounds(id, CI, pear)), "name=pear");
+    return file;
+  }
+
   private static CollationMetric usableMetric(Table t) {
     return CollatedColumn.of(t, "name").usableMetric().orElseThrow();
   }
@@ -517,6 +586,15 @@ class CollationScanTest {
 
   private static Set<String> locations(List<FileScanTask> tasks) {
     return tasks.stream().map(t -> t.file().location()).collect(Collectors.toSet());
+  }
+
+  private static List<FileScanTask> icebergTasks(Table t) {
+    try (CloseableIterable<FileScanTask> tasks = t.newScan().includeColumnStats().planFiles()) {
+      return java.util.stream.StreamSupport.stream(tasks.spliterator(), false)
+          .collect(Collectors.toList());
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
   }
 
   private static Set<String> planned(Table t, org.apache.iceberg.TableScan scan) {
