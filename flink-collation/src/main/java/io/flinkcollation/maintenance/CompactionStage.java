@@ -1,6 +1,7 @@
 package io.flinkcollation.maintenance;
 
 import io.flinkcollation.sink.CollationWriteConf;
+import io.flinkcollation.sink.SerializerTypeInfo;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -78,7 +79,7 @@ public final class CompactionStage {
           triggers
               .process(
                   new CompactionPlanner(tableLoader.clone(), config, fileOptions, rangeColumn),
-                  StageTypeInfo.REWRITE_TASK)
+                  new SerializerTypeInfo<>(RewriteTask.class, () -> RewriteTaskSerializer.INSTANCE))
               .name("CollationRewritePlanner(" + tableName + ")")
               .setParallelism(1)
               .setMaxParallelism(1);

@@ -1,5 +1,6 @@
 package io.flinkcollation.maintenance;
 
+import io.flinkcollation.sink.SerializerTypeInfo;
 import io.flinkcollation.sink.WrittenFiles;
 import io.flinkcollation.sink.writer.CollationTaskWriterFactory;
 import java.util.Collections;
@@ -110,7 +111,7 @@ final class GroupRewriteFunction extends RichAsyncFunction<RewriteTask, GroupRew
 
   @Override
   public TypeInformation<GroupRewritten> getProducedType() {
-    return StageTypeInfo.GROUP_REWRITTEN;
+    return new SerializerTypeInfo<>(GroupRewritten.class, () -> GroupRewrittenSerializer.INSTANCE);
   }
 
   @Override

@@ -342,7 +342,8 @@ public final class CollationIcebergSink {
       SingleOutputStreamOperator<WrittenFiles> written =
           rows.transform(
                   "CollationStreamWriter(" + name + ")",
-                  WrittenFilesTypeInfo.INSTANCE,
+                  new SerializerTypeInfo<>(
+                      WrittenFiles.class, () -> WrittenFilesSerializer.INSTANCE),
                   new CollationStreamWriter(
                       tableLoader,
                       rowType,

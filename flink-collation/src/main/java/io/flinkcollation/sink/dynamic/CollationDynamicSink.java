@@ -4,6 +4,7 @@ import io.flinkcollation.maintenance.MaintenanceOptions;
 import io.flinkcollation.sink.CheckpointCommits;
 import io.flinkcollation.sink.CollationSinkOptions;
 import io.flinkcollation.sink.CollationWriteConf;
+import io.flinkcollation.sink.SerializerTypeInfo;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;

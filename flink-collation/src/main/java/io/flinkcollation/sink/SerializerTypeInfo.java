@@ -1,20 +1,26 @@
-package io.flinkcollation.sink.dynamic;
+package io.flinkcollation.sink;
 
 import java.util.function.Supplier;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.serialization.SerializerConfig;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 
-/** Type information that always uses one serializer of ours: never Kryo, never a POJO guess. */
-final class SerializerTypeInfo<T> extends TypeInformation<T> {
+/**
+ * Type information that always uses one serializer of ours: never Kryo, never a POJO guess. The
+ * sink's, the dynamic sink's and the maintenance stage's records all travel with it.
+ */
+@Internal
+public final class SerializerTypeInfo<T> extends TypeInformation<T> {
   private static final long serialVersionUID = 1L;
 
   private final Class<T> type;
   private final SerializableSupplier<TypeSerializer<T>> serializer;
 
-  interface SerializableSupplier<S> extends Supplier<S>, java.io.Serializable {}
+  /** A serializer factory that travels with the job graph. */
+  public interface SerializableSupplier<S> extends Supplier<S>, java.io.Serializable {}
 
-  SerializerTypeInfo(Class<T> type, SerializableSupplier<TypeSerializer<T>> serializer) {
+  public SerializerTypeInfo(Class<T> type, SerializableSupplier<TypeSerializer<T>> serializer) {
     this.type = type;
     this.serializer = serializer;
   }
