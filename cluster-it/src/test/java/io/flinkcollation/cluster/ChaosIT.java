@@ -36,11 +36,11 @@ import org.junit.jupiter.api.Test;
  * every row exactly once, B equal to the replay of its upserts, every bound recomputed from its
  * file's rows, and seeded random collated predicates that prune no file holding a match.
  *
- * <p>{@code -Dchaos.minutes=N} (default 2) sets how long the jobs' sources emit without failures;
+ * <p>{@code -Dchaos.minutes=N} (default 1) sets how long the jobs' sources emit without failures;
  * {@code -Dchaos.seed=S} the seed of the kill times and the predicates.
  */
 class ChaosIT {
-  private static final int MINUTES = Integer.getInteger("chaos.minutes", 2);
+  private static final int MINUTES = Integer.getInteger("chaos.minutes", 1);
   private static final long SEED = Long.getLong("chaos.seed", 20261202L);
 
   private static final TableIdentifier A = TableIdentifier.of("chaos", "a");
