@@ -2,6 +2,7 @@ package io.flinkcollation.scan;
 
 import io.flinkcollation.api.PublicApi;
 import io.flinkcollation.collation.Collations;
+import io.flinkcollation.metadata.CollationMetric;
 import io.flinkcollation.metadata.ReservedMetricIds;
 import io.flinkcollation.metadata.TableCollations;
 import io.flinkcollation.scan.FileDecision.Reason;
@@ -10,6 +11,7 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.apache.iceberg.DataFile;
@@ -100,17 +102,49 @@ public final class CollationScan {
     ColumnPruning pruning = pruning(predicate.column(), predicate.collation().orElse(null));
     // A prefix predicate uses no metric, whatever the column declares.
     boolean prefix = predicate.operation() == CollationPredicate.Operation.STARTS_WITH;
-    List<FileDecision> decisions =
-        pruning.scanReason().isPresent() || prefix
-            ? plannedByIceberg(pruning, predicate) // every file is scanned: all tasks are needed
-            : ManifestDecisions.read(
+    CollationMetric metric = prefix ? null : pruning.metric().orElse(null);
+    if (pruning.scanReason().isPresent() || prefix) {
+      // Every file is scanned: all tasks are needed.
+      return new PrunedFiles(predicate, metric, plannedByIceberg(pruning, predicate));
+    }
+    Snapshot snapshot = snapshot();
+    AtomicInteger total = new AtomicInteger();
+    Optional<List<FileDecision>> kept =
+        ManifestDecisions.read(
+            table,
+            snapshot,
+            Expressions.alwaysTrue(),
+            true,
+            () -> keptDecisions(pruning.copy(), predicate, total));
+    if (kept.isEmpty()) {
+      return new PrunedFiles(predicate, metric, plannedByIceberg(pruning, predicate));
+    }
+    return new PrunedFiles(
+        predicate,
+        metric,
+        kept.get(),
+        total.get(),
+        () ->
+            ManifestDecisions.read(
                     table,
-                    snapshot(),
+                    snapshot,
                     Expressions.alwaysTrue(),
                     true,
                     () -> decisions(pruning.copy(), predicate))
-                .orElseGet(() -> plannedByIceberg(pruning, predicate));
-    return new PrunedFiles(predicate, prefix ? null : pruning.metric().orElse(null), decisions);
+                .orElseThrow());
+  }
+
+  /**
+   * The decisions of the files kept, counting every file decided: pruned files are not held at all
+   * until their decisions are asked for (docs/design.md#planning).
+   */
+  private static ManifestDecisions.FileVisitor<FileDecision> keptDecisions(
+      ColumnPruning pruning, CollationPredicate predicate, AtomicInteger total) {
+    return (file, tasks) -> {
+      total.incrementAndGet();
+      FileDecision decision = pruning.decide(file, predicate);
+      return decision.pruned() ? null : decision.withTask(tasks.task(file));
+    };
   }
 
   /**

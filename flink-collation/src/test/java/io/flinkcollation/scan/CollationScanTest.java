@@ -285,6 +285,32 @@ class CollationScanTest {
   }
 
   @Test
+  void decisionsListEveryFileOnceWithTheTasksPlanned() {
+    PrunedFiles result =
+        CollationScan.of(table).planFiles(CollationPredicate.equal("name", "APPLE"));
+    assertThat(result.prunedFiles()).isPositive();
+
+    // Pruned files are decided again when listed; the kept ones are those planned.
+    List<FileDecision> decisions = result.decisions();
+    assertThat(decisions).hasSize(result.totalFiles()).isSameAs(result.decisions());
+    List<FileScanTask> kept =
+        decisions.stream()
+            .filter(d -> !d.pruned())
+            .map(FileDecision::task)
+            .collect(Collectors.toList());
+    assertThat(kept).hasSameSizeAs(result.tasks());
+    for (int i = 0; i < kept.size(); i++) {
+      assertThat(kept.get(i)).isSameAs(result.tasks().get(i));
+    }
+    assertThat(locations(icebergTasks(table)))
+        .isEqualTo(decisions.stream().map(d -> d.file().location()).collect(Collectors.toSet()));
+    // A pruned file's task is made when asked for, on the file without stats.
+    FileDecision pruned = decisions.stream().filter(FileDecision::pruned).findFirst().orElseThrow();
+    assertThat(pruned.task().file().location()).isEqualTo(pruned.file().location());
+    assertThat(pruned.task().residual().toString()).isEqualTo("true");
+  }
+
+  @Test
   void deleteFilesStayAttachedToKeptFiles() {
     // A position delete file of 'apple's file: the scan must hand it to the reader of that file.
     DeleteFile deletes =
