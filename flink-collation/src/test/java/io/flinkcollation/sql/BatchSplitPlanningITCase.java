@@ -178,6 +178,12 @@ class BatchSplitPlanningITCase {
     assertThat(plannings())
         .singleElement(STRING)
         .contains("has delete files: its splits are planned by Iceberg, then pruned");
+
+    // Planned in the enumerator, which hands over to Iceberg's the same way.
+    sql.getConfig().set("table.exec.iceberg.infer-source-parallelism", "false");
+    assertThat(rows(sql, "SELECT id FROM lake.db.people" + where)).containsExactly(Row.of(3L));
+    assertThat(scans()).containsExactly(List.of(1, 2));
+    assertThat(plannings()).singleElement(STRING).contains("has delete files");
   }
 
   @Test
