@@ -2,6 +2,7 @@ package io.flinkcollation.scan;
 
 import io.flinkcollation.api.PublicApi;
 import io.flinkcollation.collation.Collations;
+import io.flinkcollation.metadata.CollationMetric;
 import io.flinkcollation.metadata.ReservedMetricIds;
 import io.flinkcollation.metadata.TableCollations;
 import io.flinkcollation.scan.FileDecision.Reason;
@@ -9,11 +10,18 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableScan;
+import org.apache.iceberg.expressions.Expression;
+import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
 import org.apache.iceberg.types.Type;
@@ -94,12 +102,96 @@ public final class CollationScan {
     ColumnPruning pruning = pruning(predicate.column(), predicate.collation().orElse(null));
     // A prefix predicate uses no metric, whatever the column declares.
     boolean prefix = predicate.operation() == CollationPredicate.Operation.STARTS_WITH;
-    List<FileDecision> decisions =
-        pruning.scanReason().isPresent() || prefix
-            ? plannedByIceberg(pruning, predicate) // every file is scanned: all tasks are needed
-            : ManifestDecisions.decide(table, snapshot(), pruning, predicate)
-                .orElseGet(() -> plannedByIceberg(pruning, predicate));
-    return new PrunedFiles(predicate, prefix ? null : pruning.metric().orElse(null), decisions);
+    CollationMetric metric = prefix ? null : pruning.metric().orElse(null);
+    if (pruning.scanReason().isPresent() || prefix) {
+      // Every file is scanned: all tasks are needed.
+      return new PrunedFiles(predicate, metric, plannedByIceberg(pruning, predicate));
+    }
+    Snapshot snapshot = snapshot();
+    AtomicInteger total = new AtomicInteger();
+    Optional<List<FileDecision>> kept =
+        ManifestDecisions.read(
+            table,
+            snapshot,
+            Expressions.alwaysTrue(),
+            true,
+            () -> keptDecisions(pruning.copy(), predicate, total));
+    if (kept.isEmpty()) {
+      return new PrunedFiles(predicate, metric, plannedByIceberg(pruning, predicate));
+    }
+    return new PrunedFiles(
+        predicate,
+        metric,
+        kept.get(),
+        total.get(),
+        () ->
+            ManifestDecisions.read(
+                    table,
+                    snapshot,
+                    Expressions.alwaysTrue(),
+                    true,
+                    () -> decisions(pruning.copy(), predicate))
+                .orElseThrow());
+  }
+
+  /**
+   * The decisions of the files kept, counting every file decided: pruned files are not held at all
+   * until their decisions are asked for (docs/design.md#planning).
+   */
+  private static ManifestDecisions.FileVisitor<FileDecision> keptDecisions(
+      ColumnPruning pruning, CollationPredicate predicate, AtomicInteger total) {
+    return (file, tasks) -> {
+      total.incrementAndGet();
+      FileDecision decision = pruning.decide(file, predicate);
+      return decision.pruned() ? null : decision.withTask(tasks.task(file));
+    };
+  }
+
+  /**
+   * Decides each file read with a pruning of the reading thread's own: a pruned file's decision
+   * keeps the file without its stats (100,000 of them held with their bounds maps cost more in
+   * collections than they are worth) and makes its task only when asked.
+   */
+  private static ManifestDecisions.FileVisitor<FileDecision> decisions(
+      ColumnPruning pruning, CollationPredicate predicate) {
+    return (file, tasks) -> {
+      FileDecision decision = pruning.decide(file, predicate);
+      return decision.pruned()
+          ? decision.withFile(file.copyWithoutStats(), tasks::task)
+          : decision.withTask(tasks.task(file));
+    };
+  }
+
+  /**
+   * The tasks of the data files of this scan's snapshot that Iceberg's {@code rowFilter} admits and
+   * {@code mayMatch} keeps, deciding each file as its manifest is read and building tasks only for
+   * the files kept (docs/design.md#planning). For planners that combine a collation decision with
+   * Iceberg's own filters, such as the SQL source's.
+   *
+   * <p>Iceberg's filter prunes as in Iceberg's planning: on manifest summaries, partition values
+   * and column stats; the tasks carry its residuals. {@code mayMatch} sees every file Iceberg's
+   * filter admits, with its bounds and record count (not the per-column counts and sizes); a new
+   * one is asked for each thread that reads manifests (Iceberg's worker pool when there are
+   * several), so it may hold comparators. The tasks' files carry the same stats.
+   *
+   * @param rowFilter Iceberg's filter; never a collation predicate (Iceberg would prune it on
+   *     byte-order bounds)
+   * @return the tasks in manifest order; empty when the snapshot has delete files, whose matching
+   *     to data files only Iceberg's planning can do: plan with Iceberg then
+   */
+  public Optional<List<FileScanTask>> planTasks(
+      Expression rowFilter, boolean caseSensitive, Supplier<Predicate<DataFile>> mayMatch) {
+    Preconditions.checkArgument(rowFilter != null, "Cannot plan tasks: row filter is null");
+    Preconditions.checkArgument(mayMatch != null, "Cannot plan tasks: file test is null");
+    return ManifestDecisions.<FileScanTask>read(
+        table,
+        snapshot(),
+        rowFilter,
+        caseSensitive,
+        () -> {
+          Predicate<DataFile> test = mayMatch.get();
+          return (file, tasks) -> test.test(file) ? tasks.task(file) : null;
+        });
   }
 
   /**

@@ -7,7 +7,6 @@ import io.flinkcollation.scan.FileDecision.Reason;
 import io.flinkcollation.stats.CollationBounds;
 import io.flinkcollation.stats.CollationStats;
 import java.io.UncheckedIOException;
-import java.util.Collections;
 import java.util.Comparator;
 import java.util.Optional;
 import java.util.function.Predicate;
@@ -91,6 +90,25 @@ public final class ColumnPruning {
     return decide(task.file(), predicate).withTask(task);
   }
 
+  /**
+   * Whether {@code file} may hold a row matching {@code predicate}: {@link #decide(FileScanTask,
+   * CollationPredicate)} on a file read before any task exists, for planners that build tasks only
+   * for the files they keep.
+   *
+   * @throws IllegalArgumentException if the predicate names another column or collation
+   */
+  public boolean mayMatch(DataFile file, CollationPredicate predicate) {
+    return !decide(file, predicate).pruned();
+  }
+
+  /**
+   * Whether {@code file} may hold a matching row by a test of its bounds: {@link
+   * #decide(FileScanTask, Predicate)} on a file read before any task exists.
+   */
+  public boolean mayMatch(DataFile file, Predicate<CollationBounds> mayMatch) {
+    return !decide(file, mayMatch).pruned();
+  }
+
   /** {@link #decide(FileScanTask, CollationPredicate)} on a file before any task exists. */
   FileDecision decide(DataFile file, CollationPredicate predicate) {
     Preconditions.checkArgument(
@@ -124,7 +142,7 @@ public final class ColumnPruning {
     }
     CollationBounds bounds;
     try {
-      bounds = CollationStats.read(file, Collections.singleton(metric.id())).get(metric.id());
+      bounds = CollationStats.read(file, metric.id());
     } catch (UncheckedIOException notUtf8) {
       return new FileDecision(null, Reason.INVALID_BOUNDS, null);
     }
@@ -136,6 +154,11 @@ public final class ColumnPruning {
     }
     return new FileDecision(
         null, mayMatch.test(bounds) ? Reason.WITHIN_BOUNDS : Reason.OUTSIDE_BOUNDS, bounds);
+  }
+
+  /** The same rules with a comparator of their own, for another thread. */
+  ColumnPruning copy() {
+    return new ColumnPruning(column, collation, everyFile, metric, resolved);
   }
 
   private Comparator<String> order() {

@@ -3,6 +3,7 @@ package io.flinkcollation.scan;
 import io.flinkcollation.api.PublicApi;
 import io.flinkcollation.stats.CollationBounds;
 import java.util.Optional;
+import java.util.function.Function;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileScanTask;
 
@@ -50,15 +51,30 @@ public final class FileDecision {
     INVALID_BOUNDS
   }
 
-  private final FileScanTask task;
   private final Reason reason;
   private final CollationBounds bounds;
+  // Either the task, or the decided file and how to make its task: a planner that decides files
+  // as it reads them builds the task of a pruned file only when asked (docs/design.md#planning).
+  private final DataFile decided;
+  private final Function<DataFile, FileScanTask> taskOf;
+  private volatile FileScanTask task;
 
   /** A decision; {@code task} is null only while the decision is taken, before its task exists. */
   FileDecision(FileScanTask task, Reason reason, CollationBounds bounds) {
+    this(task, reason, bounds, null, null);
+  }
+
+  private FileDecision(
+      FileScanTask task,
+      Reason reason,
+      CollationBounds bounds,
+      DataFile decided,
+      Function<DataFile, FileScanTask> taskOf) {
     this.task = task;
     this.reason = reason;
     this.bounds = bounds;
+    this.decided = decided;
+    this.taskOf = taskOf;
   }
 
   /** The same decision on the task of the decided file. */
@@ -66,16 +82,26 @@ public final class FileDecision {
     return new FileDecision(planned, reason, bounds);
   }
 
+  /** The same decision on {@code file}, whose task {@code taskOf} makes when first asked for. */
+  FileDecision withFile(DataFile file, Function<DataFile, FileScanTask> taskOf) {
+    return new FileDecision(null, reason, bounds, file, taskOf);
+  }
+
   /**
    * The planned task; scan it unless {@link #pruned()}. Its file may carry only the bounds and the
    * record count of the column stats, and a pruned file none (docs/design.md#planning).
    */
   public FileScanTask task() {
-    return task;
+    FileScanTask made = task;
+    if (made == null && taskOf != null) {
+      made = taskOf.apply(decided);
+      task = made;
+    }
+    return made;
   }
 
   public DataFile file() {
-    return task.file();
+    return task == null && decided != null ? decided : task().file();
   }
 
   public Reason reason() {
@@ -96,7 +122,7 @@ public final class FileDecision {
     return String.format(
         "%s %s (%s%s)",
         pruned() ? "prune" : "scan",
-        task.file().location(),
+        file().location(),
         reason,
         bounds == null ? "" : ", " + bounds);
   }

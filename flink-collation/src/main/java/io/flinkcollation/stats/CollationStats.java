@@ -2,6 +2,7 @@ package io.flinkcollation.stats;
 
 import io.flinkcollation.api.PublicApi;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
@@ -50,19 +51,25 @@ public final class CollationStats {
   public static Map<Integer, CollationBounds> read(
       ContentFile<?> file, Collection<Integer> metricIds) {
     Map<Integer, CollationBounds> result = new TreeMap<>();
-    Map<Integer, ByteBuffer> lower = file.lowerBounds();
-    Map<Integer, ByteBuffer> upper = file.upperBounds();
-    if (lower == null || upper == null) {
-      return result;
-    }
     for (Integer id : metricIds) {
-      ByteBuffer min = lower.get(id);
-      ByteBuffer max = upper.get(id);
-      if (min != null && max != null) {
-        result.put(id, CollationBounds.of(id, decode(min), decode(max)));
+      CollationBounds bounds = read(file, id);
+      if (bounds != null) {
+        result.put(id, bounds);
       }
     }
     return result;
+  }
+
+  /**
+   * The bounds a file carries for one metric id, or null without both bounds: what a planner asks
+   * of every file, without a map of its own.
+   */
+  public static CollationBounds read(ContentFile<?> file, int metricId) {
+    Map<Integer, ByteBuffer> lower = file.lowerBounds();
+    Map<Integer, ByteBuffer> upper = file.upperBounds();
+    ByteBuffer min = lower == null ? null : lower.get(metricId);
+    ByteBuffer max = min == null || upper == null ? null : upper.get(metricId);
+    return max == null ? null : CollationBounds.of(metricId, decode(min), decode(max));
   }
 
   /**
@@ -92,9 +99,30 @@ public final class CollationStats {
     return Conversions.toByteBuffer(Types.StringType.get(), value);
   }
 
-  /** Decodes a bound written by {@link #encode}. */
+  /**
+   * Decodes a bound written by {@link #encode}.
+   *
+   * @throws java.io.UncheckedIOException if the bytes are not UTF-8, as Iceberg's decoding does
+   */
   public static String decode(ByteBuffer value) {
-    return Conversions.<CharSequence>fromByteBuffer(Types.StringType.get(), value).toString();
+    // The JDK's decoding of a String (the planner's hot path) replaces malformed input with
+    // U+FFFD; only a result holding one needs Iceberg's strict decoder to tell the two apart.
+    String lenient;
+    if (value.hasArray()) {
+      lenient =
+          new String(
+              value.array(),
+              value.arrayOffset() + value.position(),
+              value.remaining(),
+              StandardCharsets.UTF_8);
+    } else {
+      byte[] bytes = new byte[value.remaining()];
+      value.duplicate().get(bytes);
+      lenient = new String(bytes, StandardCharsets.UTF_8);
+    }
+    return lenient.indexOf('\uFFFD') < 0
+        ? lenient
+        : Conversions.<CharSequence>fromByteBuffer(Types.StringType.get(), value).toString();
   }
 
   private static Map<Integer, ByteBuffer> filter(

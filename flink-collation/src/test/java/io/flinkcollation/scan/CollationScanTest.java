@@ -19,6 +19,7 @@ import io.flinkcollation.stats.CollationStats;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -35,6 +36,7 @@ import org.apache.iceberg.Metrics;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.data.Record;
+import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.io.CloseableIterable;
 import org.junit.jupiter.api.BeforeEach;
@@ -245,6 +247,70 @@ class CollationScanTest {
   }
 
   @Test
+  void planTasksAppliesIcebergsFilterAsIcebergAndKeepsWhatTheTestKeeps(@TempDir Path other) {
+    Table partitioned = partitionedByName(other, "filtered");
+    DataFile apple = appendAppleAndPear(partitioned);
+    Expression pear = Expressions.equal("name", "pear");
+
+    // Iceberg's filter alone: the files and residuals Iceberg's planning gives.
+    List<FileScanTask> planned =
+        CollationScan.of(partitioned).planTasks(pear, true, () -> file -> true).orElseThrow();
+    List<FileScanTask> iceberg = tasks(partitioned.newScan().filter(pear));
+    assertThat(locations(planned)).isEqualTo(locations(iceberg)).hasSize(1);
+    assertThat(planned.get(0).residual().toString())
+        .isEqualTo(iceberg.get(0).residual().toString());
+    // Case-insensitive as asked.
+    assertThat(
+            locations(
+                CollationScan.of(partitioned)
+                    .planTasks(Expressions.equal("NAME", "pear"), false, () -> file -> true)
+                    .orElseThrow()))
+        .isEqualTo(locations(iceberg));
+
+    // The test sees every file Iceberg's filter admits, and only the files it keeps are planned.
+    List<String> seen = new ArrayList<>();
+    List<FileScanTask> kept =
+        CollationScan.of(partitioned)
+            .planTasks(
+                Expressions.alwaysTrue(),
+                true,
+                () ->
+                    file -> {
+                      seen.add(file.location());
+                      return file.location().equals(apple.location());
+                    })
+            .orElseThrow();
+    assertThat(seen).hasSize(2);
+    assertThat(locations(kept)).containsExactly(apple.location());
+  }
+
+  @Test
+  void decisionsListEveryFileOnceWithTheTasksPlanned() {
+    PrunedFiles result =
+        CollationScan.of(table).planFiles(CollationPredicate.equal("name", "APPLE"));
+    assertThat(result.prunedFiles()).isPositive();
+
+    // Pruned files are decided again when listed; the kept ones are those planned.
+    List<FileDecision> decisions = result.decisions();
+    assertThat(decisions).hasSize(result.totalFiles()).isSameAs(result.decisions());
+    List<FileScanTask> kept =
+        decisions.stream()
+            .filter(d -> !d.pruned())
+            .map(FileDecision::task)
+            .collect(Collectors.toList());
+    assertThat(kept).hasSameSizeAs(result.tasks());
+    for (int i = 0; i < kept.size(); i++) {
+      assertThat(kept.get(i)).isSameAs(result.tasks().get(i));
+    }
+    assertThat(locations(icebergTasks(table)))
+        .isEqualTo(decisions.stream().map(d -> d.file().location()).collect(Collectors.toSet()));
+    // A pruned file's task is made when asked for, on the file without stats.
+    FileDecision pruned = decisions.stream().filter(FileDecision::pruned).findFirst().orElseThrow();
+    assertThat(pruned.task().file().location()).isEqualTo(pruned.file().location());
+    assertThat(pruned.task().residual().toString()).isEqualTo("true");
+  }
+
+  @Test
   void deleteFilesStayAttachedToKeptFiles() {
     // A position delete file of 'apple's file: the scan must hand it to the reader of that file.
     DeleteFile deletes =
@@ -265,6 +331,9 @@ class CollationScanTest {
         .extracting(DeleteFile::location)
         .containsExactly(deletes.location());
     assertThat(result.prunedFiles()).isEqualTo(2);
+    // Only Iceberg can match deletes to data files: a planner of tasks must plan with Iceberg.
+    assertThat(CollationScan.of(table).planTasks(Expressions.alwaysTrue(), true, () -> f -> true))
+        .isEmpty();
   }
 
   @Test
@@ -586,6 +655,15 @@ class CollationScanTest {
 
   private static Set<String> locations(List<FileScanTask> tasks) {
     return tasks.stream().map(t -> t.file().location()).collect(Collectors.toSet());
+  }
+
+  private static List<FileScanTask> tasks(org.apache.iceberg.TableScan scan) {
+    try (CloseableIterable<FileScanTask> tasks = scan.planFiles()) {
+      return java.util.stream.StreamSupport.stream(tasks.spliterator(), false)
+          .collect(Collectors.toList());
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
   }
 
   private static List<FileScanTask> icebergTasks(Table t) {

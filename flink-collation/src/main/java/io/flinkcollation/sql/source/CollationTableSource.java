@@ -1,5 +1,7 @@
 package io.flinkcollation.sql.source;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -7,9 +9,12 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
 import org.apache.flink.annotation.Internal;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.DataStreamSource;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.api.config.ExecutionConfigOptions;
 import org.apache.flink.table.catalog.Column;
 import org.apache.flink.table.catalog.ResolvedSchema;
 import org.apache.flink.table.connector.ChangelogMode;
@@ -24,15 +29,22 @@ import org.apache.flink.table.connector.source.abilities.SupportsSourceWatermark
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.expressions.ResolvedExpression;
 import org.apache.flink.table.factories.FactoryUtil;
+import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.table.types.DataType;
+import org.apache.iceberg.Table;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.flink.FlinkConfigOptions;
 import org.apache.iceberg.flink.FlinkFilters;
+import org.apache.iceberg.flink.FlinkReadConf;
 import org.apache.iceberg.flink.FlinkReadOptions;
+import org.apache.iceberg.flink.FlinkSchemaUtil;
 import org.apache.iceberg.flink.TableLoader;
 import org.apache.iceberg.flink.source.FlinkSource;
 import org.apache.iceberg.flink.source.IcebergSource;
 import org.apache.iceberg.flink.source.IcebergTableSource;
+import org.apache.iceberg.flink.source.assigner.SplitAssignerFactory;
+import org.apache.iceberg.flink.source.split.IcebergSourceSplit;
+import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
 import org.apache.iceberg.util.PropertyUtil;
 
 /**
@@ -42,10 +54,11 @@ import org.apache.iceberg.util.PropertyUtil;
  * rule out a recognised collation filter ({@link CollationFilters}) before they are read.
  *
  * <p>Every filter stays in the query: {@link #applyFilters} reports all of them as remaining, so
- * Flink evaluates each one on the rows read and pruning only ever skips files. Pruning runs where
- * Iceberg plans the splits, in the split enumerator of the FLIP-27 {@link IcebergSource}, once for
- * a batch read and on each planning of a streaming read, and logs {@code collation pruning: scanned
- * X of Y data files (table t, predicate p)} at INFO each time.
+ * Flink evaluates each one on the rows read and pruning only ever skips files. A batch read of the
+ * current snapshot without delete files is planned by {@link BatchSplitPlanner}, which decides each
+ * file while reading the manifests; other reads prune the splits Iceberg's FLIP-27 {@link
+ * IcebergSource} plans in its enumerator, on each planning of a streaming read. Each planning logs
+ * {@code collation pruning: scanned X of Y data files (table t, predicate p)} at INFO.
  *
  * <p>Without a recognised filter, with {@code table.exec.iceberg.use-flip27-source} off, or with a
  * {@code watermark-column} (Iceberg then installs its own split assigner), this is exactly
@@ -179,21 +192,7 @@ public final class CollationTableSource
       @Override
       public DataStream<RowData> produceDataStream(
           ProviderContext providerContext, StreamExecutionEnvironment env) {
-        return IcebergSource.forRowData()
-            .tableLoader(loader)
-            .assignerFactory(
-                new PruningAssignerFactory(
-                    config.get(FlinkConfigOptions.TABLE_EXEC_SPLIT_ASSIGNER_TYPE).factory(),
-                    loader.clone(),
-                    fileFilter))
-            .setAll(properties)
-            // Planned files keep their bounds, the collation metrics' included.
-            .includeColumnStats(true)
-            .project(projectedSchema())
-            .limit(limit)
-            .filters(icebergFilters)
-            .flinkConfig(config)
-            .buildStream(env);
+        return dataStream(env);
       }
 
       @Override
@@ -207,6 +206,88 @@ public final class CollationTableSource
             PropertyUtil.propertyAsNullableInt(properties, FactoryUtil.SOURCE_PARALLELISM.key()));
       }
     };
+  }
+
+  /**
+   * Iceberg's source with the pruning assigner (docs/design.md#sql-pruning); for a batch read of
+   * the current snapshot without delete files, with splits planned by {@link BatchSplitPlanner}.
+   */
+  private DataStream<RowData> dataStream(StreamExecutionEnvironment env) {
+    SplitAssignerFactory assigners =
+        config.get(FlinkConfigOptions.TABLE_EXEC_SPLIT_ASSIGNER_TYPE).factory();
+    Table table = loadTable();
+    IcebergSource.Builder<RowData> iceberg =
+        IcebergSource.forRowData()
+            .tableLoader(loader)
+            .table(table)
+            .assignerFactory(new PruningAssignerFactory(assigners, loader.clone(), fileFilter))
+            .setAll(properties)
+            // Planned files keep their bounds, the collation metrics' included.
+            .includeColumnStats(true)
+            .project(projectedSchema())
+            .limit(limit)
+            .filters(icebergFilters)
+            .flinkConfig(config);
+    if (!BatchSplitPlanner.plans(new FlinkReadConf(table, properties, config))) {
+      return iceberg.buildStream(env);
+    }
+    BatchSplitPlanner planner =
+        BatchSplitPlanner.of(loader.clone(), table, properties, config, fileFilter, icebergFilters);
+    boolean infer = config.get(FlinkConfigOptions.TABLE_EXEC_ICEBERG_INFER_SOURCE_PARALLELISM);
+    // Iceberg's source plans on the client to infer its parallelism from the splits; so does this
+    // one, with its own planner, and hands the splits to its enumerator.
+    List<IcebergSourceSplit> planned = null;
+    if (infer) {
+      Optional<List<IcebergSourceSplit>> splits = planner.plan(table);
+      if (splits.isEmpty()) {
+        return iceberg.buildStream(env); // delete files: Iceberg plans
+      }
+      planned = splits.get();
+    }
+    DataStreamSource<RowData> stream =
+        env.fromSource(
+            new PruningSource(iceberg.build(), assigners, planner, planned),
+            WatermarkStrategy.noWatermarks(),
+            "IcebergSource-" + table.name(),
+            InternalTypeInfo.of(
+                FlinkSchemaUtil.convert(
+                    FlinkSchemaUtil.convert(table.schema(), projectedSchema()))));
+    return stream.setParallelism(parallelism(planned, env));
+  }
+
+  /**
+   * The parallelism Iceberg's source sets for a batch read: with inference on, one reader per split
+   * up to {@code table.exec.iceberg.infer-source-parallelism.max}, else {@code
+   * table.exec.resource.default-parallelism}; then at most the limit, at least one, at most the
+   * environment's maximum.
+   */
+  private int parallelism(List<IcebergSourceSplit> planned, StreamExecutionEnvironment env) {
+    int parallelism = config.get(ExecutionConfigOptions.TABLE_EXEC_RESOURCE_DEFAULT_PARALLELISM);
+    if (planned != null) {
+      int max = config.get(FlinkConfigOptions.TABLE_EXEC_ICEBERG_INFER_SOURCE_PARALLELISM_MAX);
+      Preconditions.checkState(
+          max >= 1,
+          "Cannot infer the source parallelism: %s is %s, must be at least 1",
+          FlinkConfigOptions.TABLE_EXEC_ICEBERG_INFER_SOURCE_PARALLELISM_MAX.key(),
+          max);
+      parallelism = Math.min(planned.size(), max);
+    }
+    if (limit != null && limit > 0) {
+      parallelism = (int) Math.min(parallelism, Math.min(limit, Integer.MAX_VALUE));
+    }
+    parallelism = Math.max(1, parallelism);
+    return env.getMaxParallelism() > 0
+        ? Math.min(parallelism, env.getMaxParallelism())
+        : parallelism;
+  }
+
+  private Table loadTable() {
+    try (TableLoader opened = loader.clone()) {
+      opened.open();
+      return opened.loadTable();
+    } catch (IOException e) {
+      throw new UncheckedIOException("Failed to load the table to read", e);
+    }
   }
 
   private ResolvedSchema projectedSchema() {

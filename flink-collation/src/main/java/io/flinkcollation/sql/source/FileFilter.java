@@ -8,7 +8,7 @@ import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.stream.Collectors;
-import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.DataFile;
 
 /**
  * What a query's filters say about a data file, as far as collation bounds can tell: whether the
@@ -17,10 +17,8 @@ import org.apache.iceberg.FileScanTask;
  */
 sealed interface FileFilter extends Serializable {
 
-  /**
-   * Whether the file of {@code task} may hold a matching row; true whenever the bounds cannot tell.
-   */
-  boolean mayMatch(FileScanTask task, Columns columns);
+  /** Whether {@code file} may hold a matching row; true whenever the bounds cannot tell. */
+  boolean mayMatch(DataFile file, Columns columns);
 
   /** The pruning rules of the columns a filter names, one per (column, collation). */
   interface Columns {
@@ -33,10 +31,10 @@ sealed interface FileFilter extends Serializable {
   /** {@code column op literal(s)} under a collation, as {@link CollationPredicate}. */
   record OnValues(CollationPredicate predicate) implements FileFilter {
     @Override
-    public boolean mayMatch(FileScanTask task, Columns columns) {
+    public boolean mayMatch(DataFile file, Columns columns) {
       ColumnPruning pruning =
           columns.pruning(predicate.column(), predicate.collation().orElseThrow());
-      return pruning == null || !pruning.decide(task, predicate).pruned();
+      return pruning == null || pruning.mayMatch(file, predicate);
     }
 
     @Override
@@ -52,20 +50,18 @@ sealed interface FileFilter extends Serializable {
   record OnSortKeys(String column, String collation, Operation operation, List<byte[]> keys)
       implements FileFilter {
     @Override
-    public boolean mayMatch(FileScanTask task, Columns columns) {
+    public boolean mayMatch(DataFile file, Columns columns) {
       ColumnPruning pruning = columns.pruning(column, collation);
       return pruning == null
-          || !pruning
-              .decide(
-                  task,
-                  bounds ->
-                      CollationPredicate.mayMatch(
-                          operation,
-                          keys,
-                          columns.sortKey(pruning, bounds.lower()),
-                          columns.sortKey(pruning, bounds.upper()),
-                          Arrays::compareUnsigned))
-              .pruned();
+          || pruning.mayMatch(
+              file,
+              bounds ->
+                  CollationPredicate.mayMatch(
+                      operation,
+                      keys,
+                      columns.sortKey(pruning, bounds.lower()),
+                      columns.sortKey(pruning, bounds.upper()),
+                      Arrays::compareUnsigned));
     }
 
     @Override
@@ -86,8 +82,8 @@ sealed interface FileFilter extends Serializable {
   /** Every filter must accept: a file is pruned when any of them prunes it. */
   record AllOf(List<FileFilter> filters) implements FileFilter {
     @Override
-    public boolean mayMatch(FileScanTask task, Columns columns) {
-      return filters.stream().allMatch(filter -> filter.mayMatch(task, columns));
+    public boolean mayMatch(DataFile file, Columns columns) {
+      return filters.stream().allMatch(filter -> filter.mayMatch(file, columns));
     }
 
     @Override
@@ -99,8 +95,8 @@ sealed interface FileFilter extends Serializable {
   /** One filter must accept: a file is pruned only when every one of them prunes it. */
   record AnyOf(List<FileFilter> filters) implements FileFilter {
     @Override
-    public boolean mayMatch(FileScanTask task, Columns columns) {
-      return filters.stream().anyMatch(filter -> filter.mayMatch(task, columns));
+    public boolean mayMatch(DataFile file, Columns columns) {
+      return filters.stream().anyMatch(filter -> filter.mayMatch(file, columns));
     }
 
     @Override

@@ -13,7 +13,8 @@ import org.apache.iceberg.flink.source.split.IcebergSourceSplitState;
  * The split assigner of Iceberg's source with collation pruning in front: every split the
  * enumerator discovers (the whole table for a batch read, each planning's new files for a streaming
  * read) passes a {@link SplitPruner} first. The assigner factory is the public hook of {@code
- * IcebergSource.Builder} into planning; the split planner itself cannot be replaced.
+ * IcebergSource.Builder} into planning; the reads {@link BatchSplitPlanner} cannot plan (delete
+ * files, streaming, a snapshot, branch or tag) are pruned here (docs/design.md#sql-pruning).
  */
 final class PruningAssignerFactory implements SplitAssignerFactory {
   private static final long serialVersionUID = 1L;
