@@ -266,7 +266,7 @@ public final class ExtremeInputs {
    * The CPU time of this JVM, all threads: on a loaded machine the wall time of a job says more
    * about the other processes than about the job.
    */
-  private static long processCpuNanos() {
+  static long processCpuNanos() {
     return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
         .getProcessCpuTime();
   }

@@ -21,6 +21,7 @@ import org.apache.flink.connector.datagen.source.DataGeneratorSource;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
+import org.apache.flink.table.api.config.ExecutionConfigOptions;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
@@ -36,6 +37,7 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.flink.CatalogLoader;
+import org.apache.iceberg.flink.FlinkConfigOptions;
 import org.apache.iceberg.flink.FlinkSchemaUtil;
 import org.apache.iceberg.flink.TableLoader;
 import org.apache.iceberg.hadoop.HadoopCatalog;
@@ -50,22 +52,54 @@ import org.apache.iceberg.types.Types;
  * <p>The table ({@code --rows} rows, 10 million by default: id, a name under {@code
  * icu.en_US-ci-ai}, a city, a note and an amount) is written once by a streaming job with {@code
  * range} distribution on {@code name} and kept in {@code --warehouse}; a later run with the same
- * warehouse and row count reads it again. Each round queries one name present in the table, in
- * another case, through both catalogs (their order alternating), checks that both return the same
- * count and sum of ids, and times each query's wall clock (job submission included). Files and
- * bytes read are the data files each source plans: every file of the snapshot for Iceberg's catalog
- * (nothing pushed down), the files the collation bounds keep for ours ({@link CollationScan}, the
- * rules the SQL source prunes with).
+ * warehouse and row count reads it again.
+ *
+ * <p>The queries go to a session cluster started once ({@link SessionCluster}), each one job
+ * submitted to it by a {@code TableEnvironment} whose execution target is that cluster: users query
+ * a running cluster, and a local environment would start a cluster per query, whose seconds of
+ * start-up are not reading. Each round queries one name present in the table, in another case,
+ * through both catalogs (their order alternating), checks that both return the same count and sum
+ * of ids, and times each query's wall clock from submission to its last result. A third query per
+ * round, through our catalog with no collation and no file to read ({@code id < 0}), gives the
+ * floor: what a job costs on this cluster whatever it reads. Files and bytes read are the data
+ * files each source plans: every file of the snapshot for Iceberg's catalog (nothing pushed down),
+ * the files the collation bounds keep for ours ({@link CollationScan}, the rules the SQL source
+ * prunes with).
  */
 public final class ReadBenchmark {
+  /** Slices per writer: each checkpoint commits parallelism times as many files. */
+  private static final int SLICES = 8;
+
+  /** A checkpoint, and so a commit, at most every 10 s. */
+  private static final long CHECKPOINT_MILLIS = 10_000;
+
+  /**
+   * The source's rate while writing: with {@link #CHECKPOINT_MILLIS}, 200,000 rows a commit, 50
+   * commits for 10 million rows (the files that a stream of 3,333 rows/s committing every minute
+   * writes in 50 minutes, written faster). Without a rate the shape of the table (rows a commit,
+   * and so the share of the first commits, routed before any statistics) would depend on how fast
+   * the machine writes; where it writes slower than the rate, commits hold fewer rows. A rate per
+   * checkpoint instead ({@code RateLimiterStrategy.perCheckpoint}) can leave one source subtask
+   * waiting for a checkpoint after the other finished, and none completes then (docs/datastream.md,
+   * range distribution): the job never ends.
+   */
+  private static final long ROWS_PER_SECOND = 20_000;
+
   static final String USAGE =
       "ReadBenchmark [--rows N (default: 10000000)] [--warehouse DIR (default:"
           + " /tmp/flink-collation-read-benchmark; the table is reused)] [--rounds N (default: 5)]"
-          + " [--parallelism N (default: 2)] [--slices N (default: 8)]"
-          + " [--checkpoint-ms N (default: 2000)]"
+          + " [--parallelism N (default: 2)] [--slices N (default: "
+          + SLICES
+          + ")] [--checkpoint-ms N (default: "
+          + CHECKPOINT_MILLIS
+          + ")] [--rows-per-second N (the source's rate while writing, 0 for as fast as it can;"
+          + " default: "
+          + ROWS_PER_SECOND
+          + ")]"
           + " [--compact-target-bytes N (default: none; once built, the table's files are"
           + " rewritten sorted by name into files of about N bytes, unless the table's last commit"
-          + " was such a rewrite)]";
+          + " was such a rewrite)] [--infer-source-parallelism (Iceberg's inference of the"
+          + " readers' parallelism from the splits; default: as many readers as --parallelism)]";
 
   static final String COLLATION = "icu.en_US-ci-ai";
   private static final Schema SCHEMA =
@@ -83,6 +117,8 @@ public final class ReadBenchmark {
 
   public static void main(String[] args) throws Exception {
     ExampleArgs parsed;
+    long rows;
+    int parallelism;
     try {
       parsed =
           ExampleArgs.parse(
@@ -94,15 +130,20 @@ public final class ReadBenchmark {
                   "parallelism",
                   "slices",
                   "checkpoint-ms",
+                  "rows-per-second",
                   "compact-target-bytes"),
-              Set.of());
-      if (parsed.getLong("rows", 10_000_000) < 1000
+              Set.of("infer-source-parallelism"));
+      rows = parsed.getLong("rows", 10_000_000);
+      parallelism = (int) parsed.getLong("parallelism", 2);
+      if (rows < 1000
           || parsed.getLong("rounds", 5) < 1
-          || parsed.getLong("parallelism", 2) < 1
-          || parsed.getLong("slices", 8) < 1
-          || parsed.getLong("checkpoint-ms", 2000) < 10) {
+          || parallelism < 1
+          || parsed.getLong("slices", SLICES) < 1
+          || parsed.getLong("checkpoint-ms", CHECKPOINT_MILLIS) < 10
+          || parsed.getLong("rows-per-second", ROWS_PER_SECOND) < 0) {
         throw new IllegalArgumentException(
-            "--rows must be at least 1000, --checkpoint-ms at least 10, the others at least 1");
+            "--rows must be at least 1000, --checkpoint-ms at least 10, --rows-per-second at least"
+                + " 0, the others at least 1");
       }
     } catch (IllegalArgumentException e) {
       System.err.println("Error: " + e.getMessage());
@@ -110,8 +151,6 @@ public final class ReadBenchmark {
       System.exit(2);
       return;
     }
-    long rows = parsed.getLong("rows", 10_000_000);
-    int parallelism = (int) parsed.getLong("parallelism", 2);
     String warehouse = parsed.get("warehouse", "file:///tmp/flink-collation-read-benchmark");
     HadoopCatalog catalog =
         new HadoopCatalog(new org.apache.hadoop.conf.Configuration(), warehouse);
@@ -126,6 +165,7 @@ public final class ReadBenchmark {
       System.out.printf(Locale.ROOT, "reusing %s%n", table.location());
     } else {
       long start = System.nanoTime();
+      long startCpu = ExtremeInputs.processCpuNanos();
       table =
           build(
               catalog,
@@ -133,13 +173,16 @@ public final class ReadBenchmark {
               id,
               rows,
               parallelism,
-              (int) parsed.getLong("slices", 8),
-              parsed.getLong("checkpoint-ms", 2000));
+              (int) parsed.getLong("slices", SLICES),
+              parsed.getLong("checkpoint-ms", CHECKPOINT_MILLIS),
+              parsed.getLong("rows-per-second", ROWS_PER_SECOND));
       System.out.printf(
           Locale.ROOT,
-          "built %s in %.1f s (load: %s)%n",
+          "built %s in %.1f s, %.1f s of CPU (%.1f us a row; load: %s)%n",
           table.location(),
           (System.nanoTime() - start) / 1e9,
+          (ExtremeInputs.processCpuNanos() - startCpu) / 1e9,
+          (ExtremeInputs.processCpuNanos() - startCpu) / 1e3 / rows,
           LoadAverage.now());
     }
     if (compactTarget != null
@@ -189,47 +232,79 @@ public final class ReadBenchmark {
         totalBytes,
         count(table.snapshots()));
 
-    Configuration config = new Configuration();
-    config.setString("parallelism.default", Integer.toString(parallelism));
-    TableEnvironment sql =
-        TableEnvironment.create(
-            EnvironmentSettings.newInstance().inBatchMode().withConfiguration(config).build());
-    sql.executeSql(
-        "CREATE CATALOG lake WITH ('type' = 'iceberg-collation', 'catalog-type' = 'hadoop',"
-            + " 'warehouse' = '"
-            + warehouse
-            + "')");
-    sql.executeSql(
-        "CREATE CATALOG plain WITH ('type' = 'iceberg', 'catalog-type' = 'hadoop',"
-            + " 'warehouse' = '"
-            + warehouse
-            + "')");
-    sql.executeSql("LOAD MODULE collation");
-
     int rounds = (int) parsed.getLong("rounds", 5);
+    try (SessionCluster cluster = SessionCluster.start(parallelism)) {
+      Configuration client = cluster.client(parallelism);
+      // Both sources read with as many readers as the cluster has slots. Iceberg's inference would
+      // deploy a reader per split planned before pruning (up to 100), for our source too, and
+      // time the deployment of idle readers in waves on the cluster's slots.
+      client.set(
+          FlinkConfigOptions.TABLE_EXEC_ICEBERG_INFER_SOURCE_PARALLELISM,
+          parsed.flag("infer-source-parallelism"));
+      client.set(ExecutionConfigOptions.TABLE_EXEC_RESOURCE_DEFAULT_PARALLELISM, parallelism);
+      TableEnvironment sql =
+          TableEnvironment.create(
+              EnvironmentSettings.newInstance().inBatchMode().withConfiguration(client).build());
+      sql.executeSql(
+          "CREATE CATALOG lake WITH ('type' = 'iceberg-collation', 'catalog-type' = 'hadoop',"
+              + " 'warehouse' = '"
+              + warehouse
+              + "')");
+      sql.executeSql(
+          "CREATE CATALOG plain WITH ('type' = 'iceberg', 'catalog-type' = 'hadoop',"
+              + " 'warehouse' = '"
+              + warehouse
+              + "')");
+      sql.executeSql("LOAD MODULE collation");
+      System.out.printf(Locale.ROOT, "queries go to the %s%n", cluster);
+      query(sql, table, id, rows, rounds, totalFiles, totalBytes);
+      // Three jobs a round, the unmeasured one included: none may have run on a cluster of its own.
+      if (cluster.jobs() != 3L * (rounds + 1)) {
+        throw new IllegalStateException(
+            "The session cluster ran "
+                + cluster.jobs()
+                + " jobs, not the "
+                + 3 * (rounds + 1)
+                + " queries: execution.target was not honoured");
+      }
+    }
+  }
+
+  private static void query(
+      TableEnvironment sql,
+      Table table,
+      TableIdentifier id,
+      long rows,
+      int rounds,
+      long totalFiles,
+      long totalBytes)
+      throws Exception {
     double[] lakeMillis = new double[rounds];
     double[] plainMillis = new double[rounds];
+    double[] floorMillis = new double[rounds];
     double[] ratios = new double[rounds];
     long lakeFiles = 0;
     long lakeBytes = 0;
     SplittableRandom random = new SplittableRandom(11);
     System.out.printf(
         Locale.ROOT,
-        "%-6s %-24s %10s %14s %14s %10s %8s%n",
+        "%-6s %-24s %10s %10s %14s %10s %10s %8s%n",
         "round",
         "name",
         "rows",
         "ours ms",
         "Iceberg's ms",
+        "floor ms",
         "files",
         "ratio");
-    // One unmeasured round first: class loading and the first job's set-up.
+    String tableName = "%s.bench.`" + id.name() + "`";
+    // One unmeasured round first: class loading and the first jobs' set-up.
     for (int round = -1; round < rounds; round++) {
       String name = RangeBenchmark.name(random.nextLong(rows)).toUpperCase(Locale.ROOT);
       String query =
-          "SELECT COUNT(*), SUM(id) FROM %s.bench.`"
-              + id.name()
-              + "` WHERE COLLATE_EQUALS(name, '"
+          "SELECT COUNT(*), SUM(id) FROM "
+              + tableName
+              + " WHERE COLLATE_EQUALS(name, '"
               + name
               + "', '"
               + COLLATION
@@ -256,22 +331,36 @@ public final class ReadBenchmark {
                 theirs[0],
                 theirs[1]));
       }
+      // The floor: a job of the same shape through our catalog that reads no file (ids are never
+      // negative, so Iceberg's own bounds on id prune every file) and uses no collation.
+      long[] none = new long[2];
+      double floor =
+          time(
+              sql,
+              String.format(Locale.ROOT, "SELECT COUNT(*), SUM(id) FROM " + tableName, "lake")
+                  + " WHERE id < 0",
+              none);
+      if (none[0] != 0) {
+        throw new IllegalStateException("The floor query read " + none[0] + " rows, not none");
+      }
       PrunedFiles planned =
           CollationScan.of(table).planFiles(CollationPredicate.equal("name", name));
       long bytes = planned.tasks().stream().mapToLong(task -> task.file().fileSizeInBytes()).sum();
       System.out.printf(
           Locale.ROOT,
-          "%-6s %-24s %10d %14.0f %14.0f %10s %8.2f%n",
+          "%-6s %-24s %10d %10.0f %14.0f %10.0f %10s %8.2f%n",
           round < 0 ? "warm" : Integer.toString(round + 1),
           name,
           ours[0],
           oursMillis,
           theirsMillis,
+          floor,
           planned.scannedFiles() + "/" + totalFiles,
           theirsMillis / oursMillis);
       if (round >= 0) {
         lakeMillis[round] = oursMillis;
         plainMillis[round] = theirsMillis;
+        floorMillis[round] = floor;
         ratios[round] = theirsMillis / oursMillis;
         lakeFiles += planned.scannedFiles();
         lakeBytes += bytes;
@@ -280,14 +369,11 @@ public final class ReadBenchmark {
     MedianInterval speedUp = MedianInterval.of(ratios, 0.95);
     System.out.printf(
         Locale.ROOT,
-        "ours: median %.0f ms (%.0f-%.0f), Iceberg's catalog: median %.0f ms (%.0f-%.0f);"
+        "ours: %s ms, Iceberg's catalog: %s ms, floor (ours, no file read): %s ms;"
             + " Iceberg's time / ours: %.2f %s%n",
-        MedianInterval.of(lakeMillis, 0.95).median,
-        MedianInterval.of(lakeMillis, 0.95).lower,
-        MedianInterval.of(lakeMillis, 0.95).upper,
-        MedianInterval.of(plainMillis, 0.95).median,
-        MedianInterval.of(plainMillis, 0.95).lower,
-        MedianInterval.of(plainMillis, 0.95).upper,
+        millis(lakeMillis),
+        millis(plainMillis),
+        millis(floorMillis),
         speedUp.median,
         speedUp);
     System.out.printf(
@@ -303,12 +389,23 @@ public final class ReadBenchmark {
         LoadAverage.now());
   }
 
+  /** A median with its 95% interval, in whole milliseconds. */
+  private static String millis(double[] values) {
+    MedianInterval interval = MedianInterval.of(values, 0.95);
+    return String.format(
+        Locale.ROOT, "median %.0f (%.0f-%.0f)", interval.median, interval.lower, interval.upper);
+  }
+
   private static double time(TableEnvironment sql, String query, long[] result) throws Exception {
     long start = System.nanoTime();
+    // Every row to the last, so that the job has finished when the clock stops.
     try (CloseableIterator<Row> rows = sql.executeSql(query).collect()) {
       Row row = rows.next();
       result[0] = ((Number) row.getField(0)).longValue();
       result[1] = row.getField(1) == null ? 0 : ((Number) row.getField(1)).longValue();
+      while (rows.hasNext()) {
+        rows.next();
+      }
     }
     return (System.nanoTime() - start) / 1e6;
   }
@@ -320,7 +417,8 @@ public final class ReadBenchmark {
       long rows,
       int parallelism,
       int slices,
-      long checkpointMillis)
+      long checkpointMillis,
+      long rowsPerSecond)
       throws Exception {
     Table table = catalog.createTable(id, SCHEMA, PartitionSpec.unpartitioned(), Map.of());
     UpdateCollations.of(table).collate("name", COLLATION).addMetric("name").commit();
@@ -331,7 +429,9 @@ public final class ReadBenchmark {
         new DataGeneratorSource<>(
             ReadBenchmark::row,
             rows,
-            RateLimiterStrategy.noOp(),
+            rowsPerSecond == 0
+                ? RateLimiterStrategy.noOp()
+                : RateLimiterStrategy.perSecond(rowsPerSecond),
             InternalTypeInfo.of(FlinkSchemaUtil.convert(SCHEMA)));
     CollationIcebergSink.forRowData(
             env.fromSource(source, WatermarkStrategy.noWatermarks(), "rows"))
