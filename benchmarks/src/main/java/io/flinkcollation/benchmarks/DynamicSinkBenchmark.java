@@ -7,8 +7,6 @@ import io.flinkcollation.sink.dynamic.CollationDynamicSink;
 import io.flinkcollation.sink.dynamic.CollationRecordGenerator;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.streaming.api.datastream.DataStream;
@@ -34,11 +32,14 @@ import org.apache.iceberg.hadoop.HadoopCatalog;
 import org.apache.iceberg.types.Types;
 
 /**
- * Rows per second of one job writing {@code --tables} tables (docs/dynamic.md): the dynamic
+ * Rows per second of one job writing {@code --tables} tables (docs/dynamic.md#costs): the dynamic
  * collation sink, the same tables through one {@code CollationIcebergSink} each in one job, and
- * Iceberg's {@code DynamicIcebergSink} (no collation bounds), in rounds of the three in turn, each
- * job into fresh pre-created tables (column {@code name} collated {@code icu.en_US-ci-ai}), bounded
- * input, parallelism 2. Prints each round's rows/s and the median of each sink.
+ * Iceberg's {@code DynamicIcebergSink} (no collation bounds), each job into fresh pre-created
+ * tables (column {@code name} collated {@code icu.en_US-ci-ai}), bounded input, parallelism 2. Each
+ * round runs the three in an order rotating from round to round, after {@code --warm-ups}
+ * unmeasured rounds (the first jobs of a JVM pay its class loading and JIT). Prints each round's
+ * rows/s, and each sink's median rows/s and median same-round ratio to the dynamic sink with a 95%
+ * {@link MedianInterval}.
  *
  * <pre>
  * java -cp benchmarks/target/flink-collation-benchmarks.jar:benchmarks/target/lib/* \
@@ -52,12 +53,21 @@ public final class DynamicSinkBenchmark {
           Types.NestedField.optional(2, "name", Types.StringType.get()));
   private static final String[] WORDS = {"Émile", "emile", "Zoë", "apple", "Banana", "côte"};
 
+  static final String USAGE =
+      "DynamicSinkBenchmark [--tables N (default: 50)] [--rows N (default: 500000)]"
+          + " [--rounds N (default: 3)] [--warm-ups N (default: 1)]"
+          + " [--sinks dynamic,single,iceberg (default: all; e.g. one under a profiler)]";
+
+  private static final String[] KEYS = {"dynamic", "single", "iceberg"};
+
   private DynamicSinkBenchmark() {}
 
   public static void main(String[] args) throws Exception {
     int tables = 50;
     long rows = 500_000;
     int rounds = 3;
+    int warmUps = 1;
+    List<String> only = List.of("dynamic", "single", "iceberg");
     for (int i = 0; i + 1 < args.length; i += 2) {
       switch (args[i]) {
         case "--tables":
@@ -69,34 +79,58 @@ public final class DynamicSinkBenchmark {
         case "--rounds":
           rounds = Integer.parseInt(args[i + 1]);
           break;
+        case "--warm-ups":
+          warmUps = Integer.parseInt(args[i + 1]);
+          break;
+        case "--sinks":
+          only = List.of(args[i + 1].split(","));
+          break;
         default:
-          throw new IllegalArgumentException("unknown argument " + args[i]);
+          throw new IllegalArgumentException("unknown argument " + args[i] + "; " + USAGE);
       }
     }
     String[] sinks = {"dynamic-collation", "single-table-collation x" + tables, "iceberg-dynamic"};
-    List<List<Double>> rates = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
-    for (int round = 1; round <= rounds; round++) {
-      for (int sink = 0; sink < sinks.length; sink++) {
+    double[][] rates = new double[sinks.length][rounds];
+    System.out.printf(
+        "%d tables, %,d rows, %d rounds after %d warm-up rounds, sinks in rotating order; load"
+            + " before: %s%n",
+        tables, rows, rounds, warmUps, LoadAverage.now());
+    for (int round = -warmUps; round < rounds; round++) {
+      for (int turn = 0; turn < sinks.length; turn++) {
+        // The first job of a JVM pays its class loading and JIT: no sink always goes first.
+        int sink = Math.floorMod(turn + round, sinks.length);
+        if (!only.contains(KEYS[sink])) {
+          continue;
+        }
         Path warehouse = Files.createTempDirectory("dynamic-bench");
         double rate = run(sink, warehouse.toUri().toString(), tables, rows);
-        rates.get(sink).add(rate);
-        System.out.printf("round %d  %-32s %,12.0f rows/s%n", round, sinks[sink], rate);
+        if (round >= 0) {
+          rates[sink][round] = rate;
+        }
+        System.out.printf(
+            "%s %d  %-32s %,12.0f rows/s%n",
+            round < 0 ? "warm-up" : "round", round, sinks[sink], rate);
       }
     }
+    System.out.printf("%-32s %12s %22s %26s%n", "sink", "rows/s", "interval", "ratio to dynamic");
     for (int sink = 0; sink < sinks.length; sink++) {
-      double[] sorted =
-          rates.get(sink).stream().mapToDouble(Double::doubleValue).sorted().toArray();
+      if (!only.contains(KEYS[sink]) || !only.contains(KEYS[0])) {
+        continue;
+      }
+      MedianInterval rate = MedianInterval.of(rates[sink], 0.95);
+      double[] ratios = new double[rounds];
+      for (int round = 0; round < rounds; round++) {
+        ratios[round] = rates[sink][round] / rates[0][round];
+      }
+      MedianInterval ratio = MedianInterval.of(ratios, 0.95);
       System.out.printf(
-          "median  %-32s %,12.0f rows/s  (min %,.0f, max %,.0f, %d rounds)%n",
-          sinks[sink], sorted[sorted.length / 2], sorted[0], sorted[sorted.length - 1], rounds);
+          "%-32s %,12.0f %22s %26s%n",
+          sinks[sink],
+          rate.median,
+          String.format("%,.0f-%,.0f", rate.lower, rate.upper),
+          String.format("%.2f (%.2f-%.2f)", ratio.median, ratio.lower, ratio.upper));
     }
-    System.out.printf("load average at the end: %s%n", Arrays.toString(loadAverage()));
-  }
-
-  private static double[] loadAverage() {
-    return new double[] {
-      java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage()
-    };
+    System.out.printf("load average at the end: %s%n", LoadAverage.now());
   }
 
   static TableIdentifier table(long index) {
@@ -147,33 +181,53 @@ public final class DynamicSinkBenchmark {
     return rows / ((System.nanoTime() - start) / 1e9);
   }
 
-  static final class CollationRecords implements CollationRecordGenerator<Long> {
-    private final int tables;
+  /**
+   * The tables' identifiers, made once: formatting a name per record costs both dynamic sinks'
+   * generators more than either sink's routing.
+   */
+  static TableIdentifier[] tables(int count) {
+    TableIdentifier[] tables = new TableIdentifier[count];
+    for (int t = 0; t < count; t++) {
+      tables[t] = table(t);
+    }
+    return tables;
+  }
 
-    CollationRecords(int tables) {
-      this.tables = tables;
+  static final class CollationRecords implements CollationRecordGenerator<Long> {
+    private final int count;
+    private transient TableIdentifier[] tables; // not serializable: made in the task
+
+    CollationRecords(int count) {
+      this.count = count;
     }
 
     @Override
     public void generate(Long n, Collector<CollationDynamicRecord> out) {
+      if (tables == null) {
+        tables = tables(count);
+      }
       out.collect(
           new CollationDynamicRecord(
-              table(n % tables), null, SCHEMA, row(n), null, DistributionMode.NONE, 1));
+              tables[(int) (n % count)], null, SCHEMA, row(n), null, DistributionMode.NONE, 1));
     }
   }
 
   static final class IcebergRecords implements DynamicRecordGenerator<Long> {
-    private final int tables;
+    private final int count;
+    private transient TableIdentifier[] tables; // not serializable: made in the task
 
-    IcebergRecords(int tables) {
-      this.tables = tables;
+    IcebergRecords(int count) {
+      this.count = count;
     }
 
     @Override
     public void generate(Long n, Collector<DynamicRecord> out) {
+      if (tables == null) {
+        tables = tables(count);
+      }
       out.collect(
           new DynamicRecord(
-              table(n % tables),
+              tables[(int) (n % count)],
               "main",
               SCHEMA,
               row(n),
