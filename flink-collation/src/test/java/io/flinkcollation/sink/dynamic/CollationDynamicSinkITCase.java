@@ -170,7 +170,9 @@ class CollationDynamicSinkITCase {
         if (checkpointed && FAILURES_LEFT.getAndDecrement() > 0) {
           throw new IllegalStateException("Injected failure after " + seen + " elements");
         }
-        Thread.sleep(100);
+        // Slow enough that a checkpoint completes before the stream ends even when one takes
+        // half a minute (seen at load 14 on 2 cores): 200 elements give it a minute.
+        Thread.sleep(300);
       } else {
         Thread.sleep(2);
       }
