@@ -2,6 +2,7 @@ package io.flinkcollation.sql;
 
 import static io.flinkcollation.sql.Statements.rows;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.InstanceOfAssertFactories.STRING;
 
 import io.flinkcollation.testing.MiniClusters;
@@ -130,6 +131,23 @@ class BatchSplitPlanningITCase {
         .containsExactlyInAnyOrderElementsOf(pruned);
     assertThat(scans()).containsExactly(List.of(1, 6));
     assertThat(plannings()).singleElement(STRING).startsWith("planned 1 splits of table ");
+  }
+
+  @Test
+  void anInferredParallelismCappedBelowOneIsRefusedWithTheOptionNamed() {
+    sql.getConfig().set("table.exec.iceberg.infer-source-parallelism.max", "0");
+
+    assertThatThrownBy(
+            () ->
+                rows(
+                    sql,
+                    "SELECT id FROM lake.db.words WHERE COLLATE_EQUALS(name, 'EMILE', '"
+                        + CI
+                        + "')"))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage(
+            "Cannot infer the source parallelism: table.exec.iceberg.infer-source-parallelism.max"
+                + " is 0, must be at least 1");
   }
 
   @Test

@@ -114,12 +114,7 @@ final class BatchSplitPlanner implements Serializable {
    * snapshot has delete files. Logs the count as the pruning of Iceberg's splits does.
    */
   Optional<List<IcebergSourceSplit>> plan() {
-    try (TableLoader opened = loader.clone()) {
-      opened.open();
-      return plan(opened.loadTable());
-    } catch (IOException e) {
-      throw new UncheckedIOException("Failed to close the table loader after planning", e);
-    }
+    return plan(CollationTableSource.loadTable(loader, "to plan its splits"));
   }
 
   /** {@link #plan()} on a table already loaded. */

@@ -215,7 +215,7 @@ public final class CollationTableSource
   private DataStream<RowData> dataStream(StreamExecutionEnvironment env) {
     SplitAssignerFactory assigners =
         config.get(FlinkConfigOptions.TABLE_EXEC_SPLIT_ASSIGNER_TYPE).factory();
-    Table table = loadTable();
+    Table table = loadTable(loader, "to read");
     IcebergSource.Builder<RowData> iceberg =
         IcebergSource.forRowData()
             .tableLoader(loader)
@@ -281,12 +281,16 @@ public final class CollationTableSource
         : parallelism;
   }
 
-  private Table loadTable() {
+  /**
+   * The table as {@code loader} loads it now, through a clone of its own, closed after: how the
+   * client, the split pruner and the batch planner each load it ({@code purpose} names which).
+   */
+  static Table loadTable(TableLoader loader, String purpose) {
     try (TableLoader opened = loader.clone()) {
       opened.open();
       return opened.loadTable();
     } catch (IOException e) {
-      throw new UncheckedIOException("Failed to load the table to read", e);
+      throw new UncheckedIOException("Failed to load the table " + purpose, e);
     }
   }
 

@@ -3,8 +3,6 @@ package io.flinkcollation.sql.source;
 import io.flinkcollation.collation.SortKeys;
 import io.flinkcollation.scan.CollationScan;
 import io.flinkcollation.scan.ColumnPruning;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -48,12 +46,7 @@ final class SplitPruner {
   }
 
   static SplitPruner load(TableLoader loader, FileFilter filter) {
-    try (TableLoader opened = loader.clone()) {
-      opened.open();
-      return of(opened.loadTable(), filter);
-    } catch (IOException e) {
-      throw new UncheckedIOException("Failed to load the table to prune its files", e);
-    }
+    return of(CollationTableSource.loadTable(loader, "to prune its files"), filter);
   }
 
   static SplitPruner of(Table table, FileFilter filter) {
