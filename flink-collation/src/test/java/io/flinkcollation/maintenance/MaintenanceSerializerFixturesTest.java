@@ -1,12 +1,14 @@
 package io.flinkcollation.maintenance;
 
+import static io.flinkcollation.testing.SerializerFixtures.assertWritesExactly;
+import static io.flinkcollation.testing.SerializerFixtures.create;
+import static io.flinkcollation.testing.SerializerFixtures.fixture;
+import static io.flinkcollation.testing.SerializerFixtures.read;
+import static io.flinkcollation.testing.SerializerFixtures.writeIfMissing;
+import static io.flinkcollation.testing.SerializerFixtures.writing;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.List;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
@@ -33,8 +35,6 @@ import org.junit.jupiter.api.Test;
  * version's fixture once with {@code -Dfixtures.write=true}).
  */
 class MaintenanceSerializerFixturesTest {
-
-  private static final Path SOURCE_DIR = Paths.get("src/test/resources/serializers");
 
   private static final Schema SCHEMA =
       new Schema(
@@ -69,7 +69,7 @@ class MaintenanceSerializerFixturesTest {
   @Test
   void triggerStateOfEveryFormatVersionIsRead() throws IOException {
     String name = "maintenance-trigger-state-v" + TriggerStateSerializer.FORMAT_VERSION;
-    writeFixture(name, TriggerStateSerializer.INSTANCE, TRIGGER_STATE);
+    writeIfMissing(name, TriggerStateSerializer.INSTANCE, TRIGGER_STATE);
     for (int version = 1; version <= TriggerStateSerializer.FORMAT_VERSION; version++) {
       assertThat(read("maintenance-trigger-state-v" + version, TriggerStateSerializer.INSTANCE))
           .isEqualTo(TRIGGER_STATE);
@@ -80,7 +80,7 @@ class MaintenanceSerializerFixturesTest {
   @Test
   void rewriteTasksOfEveryFormatVersionAreRead() throws IOException {
     String name = "maintenance-rewrite-task-v" + RewriteTaskSerializer.FORMAT_VERSION;
-    writeFixture(name, RewriteTaskSerializer.INSTANCE, rewriteTask());
+    writeIfMissing(name, RewriteTaskSerializer.INSTANCE, rewriteTask());
     for (int version = 1; version <= RewriteTaskSerializer.FORMAT_VERSION; version++) {
       RewriteTask read =
           read("maintenance-rewrite-task-v" + version, RewriteTaskSerializer.INSTANCE);
@@ -111,55 +111,6 @@ class MaintenanceSerializerFixturesTest {
           TypeSerializerSnapshot.readVersionedSnapshot(
               new DataInputDeserializer(fixture(name)), getClass().getClassLoader());
       assertThat(restored.restoreSerializer()).isEqualTo(serializer);
-    }
-  }
-
-  private static <T> T read(String name, TypeSerializer<T> serializer) throws IOException {
-    DataInputDeserializer in = new DataInputDeserializer(fixture(name));
-    T value = serializer.deserialize(in);
-    assertThat(in.available()).as("%s read whole", name).isZero();
-    return value;
-  }
-
-  private static <T> void assertWritesExactly(String name, TypeSerializer<T> serializer, T value)
-      throws IOException {
-    DataOutputSerializer out = new DataOutputSerializer(1024);
-    serializer.serialize(value, out);
-    assertThat(out.getCopyOfBuffer())
-        .as("%s: the current format writes exactly its fixture; a new format needs a version", name)
-        .isEqualTo(fixture(name));
-  }
-
-  private static <T> void writeFixture(String name, TypeSerializer<T> serializer, T value)
-      throws IOException {
-    if (writing()) {
-      DataOutputSerializer out = new DataOutputSerializer(1024);
-      serializer.serialize(value, out);
-      create(name, out.getCopyOfBuffer());
-    }
-  }
-
-  private static boolean writing() {
-    return Boolean.getBoolean("fixtures.write");
-  }
-
-  private static void create(String name, byte[] bytes) throws IOException {
-    Path path = SOURCE_DIR.resolve(name + ".bin");
-    if (!Files.exists(path)) {
-      Files.createDirectories(SOURCE_DIR);
-      Files.write(path, bytes);
-    }
-  }
-
-  private static byte[] fixture(String name) throws IOException {
-    if (writing()) {
-      return Files.readAllBytes(SOURCE_DIR.resolve(name + ".bin"));
-    }
-    try (InputStream in =
-        MaintenanceSerializerFixturesTest.class.getResourceAsStream(
-            "/serializers/" + name + ".bin")) {
-      assertThat(in).as("fixture %s; create it with -Dfixtures.write=true", name).isNotNull();
-      return in.readAllBytes();
     }
   }
 }

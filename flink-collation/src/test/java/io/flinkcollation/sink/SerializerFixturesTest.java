@@ -1,14 +1,16 @@
 package io.flinkcollation.sink;
 
+import static io.flinkcollation.testing.SerializerFixtures.assertWritesExactly;
+import static io.flinkcollation.testing.SerializerFixtures.create;
+import static io.flinkcollation.testing.SerializerFixtures.fixture;
+import static io.flinkcollation.testing.SerializerFixtures.read;
+import static io.flinkcollation.testing.SerializerFixtures.writeIfMissing;
+import static io.flinkcollation.testing.SerializerFixtures.writing;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.flinkcollation.stats.CollationStats;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.ByteBuffer;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -37,8 +39,6 @@ import org.junit.jupiter.api.Test;
  * -Dfixtures.write=true} and check it in. Existing fixtures are never rewritten.
  */
 class SerializerFixturesTest {
-
-  private static final Path SOURCE_DIR = Paths.get("src/test/resources/serializers");
 
   private static final Schema SCHEMA =
       new Schema(
@@ -117,7 +117,7 @@ class SerializerFixturesTest {
 
   @Test
   void writtenFilesOfEveryFormatVersionAreRead() throws IOException {
-    writeCurrentFixture(
+    writeIfMissing(
         "written-files-v" + WrittenFilesSerializer.FORMAT_VERSION,
         WrittenFilesSerializer.INSTANCE,
         writtenFiles(WrittenFilesSerializer.FORMAT_VERSION));
@@ -128,7 +128,7 @@ class SerializerFixturesTest {
           .isEqualTo("zürich");
       assertThat(read.dataFiles().get(0).partition().get(0, Integer.class)).isEqualTo(1);
     }
-    assertCurrentVersionWritesItsFixture(
+    assertWritesExactly(
         "written-files-v" + WrittenFilesSerializer.FORMAT_VERSION,
         WrittenFilesSerializer.INSTANCE,
         writtenFiles(WrittenFilesSerializer.FORMAT_VERSION));
@@ -136,7 +136,7 @@ class SerializerFixturesTest {
 
   @Test
   void committerStateOfEveryFormatVersionIsRead() throws IOException {
-    writeCurrentFixture(
+    writeIfMissing(
         "committer-state-v" + CommitterStateSerializer.FORMAT_VERSION,
         CommitterStateSerializer.INSTANCE,
         committerState(CommitterStateSerializer.FORMAT_VERSION));
@@ -145,7 +145,7 @@ class SerializerFixturesTest {
       assertThat(read).as("version %s", version).isEqualTo(committerState(version));
       assertThat(read.pending().keySet()).containsExactly(5L, 7L);
     }
-    assertCurrentVersionWritesItsFixture(
+    assertWritesExactly(
         "committer-state-v" + CommitterStateSerializer.FORMAT_VERSION,
         CommitterStateSerializer.INSTANCE,
         committerState(CommitterStateSerializer.FORMAT_VERSION));
@@ -176,58 +176,5 @@ class SerializerFixturesTest {
                 .isCompatibleAsIs())
         .as("%s: compatible as is", name)
         .isTrue();
-  }
-
-  private static <T> T read(String name, TypeSerializer<T> serializer) throws IOException {
-    DataInputDeserializer in = new DataInputDeserializer(fixture(name));
-    T value = serializer.deserialize(in);
-    assertThat(in.available()).as("%s read whole", name).isZero();
-    return value;
-  }
-
-  private static <T> void assertCurrentVersionWritesItsFixture(
-      String name, TypeSerializer<T> serializer, T value) throws IOException {
-    DataOutputSerializer out = new DataOutputSerializer(1024);
-    serializer.serialize(value, out);
-    assertThat(out.getCopyOfBuffer())
-        .as(
-            "%s: the current format writes exactly its fixture; a new format needs a new version",
-            name)
-        .isEqualTo(fixture(name));
-  }
-
-  private static <T> void writeCurrentFixture(String name, TypeSerializer<T> serializer, T value)
-      throws IOException {
-    if (writing()) {
-      DataOutputSerializer out = new DataOutputSerializer(1024);
-      serializer.serialize(value, out);
-      create(name, out.getCopyOfBuffer());
-    }
-  }
-
-  private static boolean writing() {
-    return Boolean.getBoolean("fixtures.write");
-  }
-
-  /** Writes a new fixture; never replaces one, since a released format never changes. */
-  private static void create(String name, byte[] bytes) throws IOException {
-    Path path = SOURCE_DIR.resolve(name + ".bin");
-    if (!Files.exists(path)) {
-      Files.createDirectories(SOURCE_DIR);
-      Files.write(path, bytes);
-    }
-  }
-
-  private static byte[] fixture(String name) throws IOException {
-    if (writing()) {
-      return Files.readAllBytes(SOURCE_DIR.resolve(name + ".bin"));
-    }
-    try (InputStream in =
-        SerializerFixturesTest.class.getResourceAsStream("/serializers/" + name + ".bin")) {
-      assertThat(in)
-          .as("fixture %s; create it with -Dfixtures.write=true (see the class comment)", name)
-          .isNotNull();
-      return in.readAllBytes();
-    }
   }
 }

@@ -1,15 +1,17 @@
 package io.flinkcollation.sink.dynamic;
 
+import static io.flinkcollation.testing.SerializerFixtures.assertWritesExactly;
+import static io.flinkcollation.testing.SerializerFixtures.bytes;
+import static io.flinkcollation.testing.SerializerFixtures.create;
+import static io.flinkcollation.testing.SerializerFixtures.fixture;
+import static io.flinkcollation.testing.SerializerFixtures.read;
+import static io.flinkcollation.testing.SerializerFixtures.writing;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.flinkcollation.sink.WrittenFiles;
 import io.flinkcollation.stats.CollationStats;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.ByteBuffer;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -39,8 +41,6 @@ import org.junit.jupiter.api.Test;
  * format changes what the current version writes, and needs a new version here too.
  */
 class DynamicSerializerFixturesTest {
-
-  private static final Path SOURCE_DIR = Paths.get("src/test/resources/serializers");
 
   private static final Schema SCHEMA =
       new Schema(
@@ -138,11 +138,7 @@ class DynamicSerializerFixturesTest {
           .as("version %s", version)
           .isEqualTo(value);
     }
-    assertThat(bytes(serializer, value))
-        .as(
-            "%s: the current format writes exactly its fixture; a new format needs a new version",
-            name)
-        .isEqualTo(fixture(name + "-v" + current));
+    assertWritesExactly(name + "-v" + current, serializer, value);
   }
 
   private static <T> void assertSnapshotFixture(String name, TypeSerializer<T> serializer)
@@ -167,44 +163,5 @@ class DynamicSerializerFixturesTest {
 
   private static ClassLoader getClassLoader() {
     return DynamicSerializerFixturesTest.class.getClassLoader();
-  }
-
-  private static <T> byte[] bytes(TypeSerializer<T> serializer, T value) throws IOException {
-    DataOutputSerializer out = new DataOutputSerializer(1024);
-    serializer.serialize(value, out);
-    return out.getCopyOfBuffer();
-  }
-
-  private static <T> T read(String name, TypeSerializer<T> serializer) throws IOException {
-    DataInputDeserializer in = new DataInputDeserializer(fixture(name));
-    T value = serializer.deserialize(in);
-    assertThat(in.available()).as("%s read whole", name).isZero();
-    return value;
-  }
-
-  private static boolean writing() {
-    return Boolean.getBoolean("fixtures.write");
-  }
-
-  /** Writes a new fixture; never replaces one, since a released format never changes. */
-  private static void create(String name, byte[] bytes) throws IOException {
-    Path path = SOURCE_DIR.resolve(name + ".bin");
-    if (!Files.exists(path)) {
-      Files.createDirectories(SOURCE_DIR);
-      Files.write(path, bytes);
-    }
-  }
-
-  private static byte[] fixture(String name) throws IOException {
-    if (writing()) {
-      return Files.readAllBytes(SOURCE_DIR.resolve(name + ".bin"));
-    }
-    try (InputStream in =
-        DynamicSerializerFixturesTest.class.getResourceAsStream("/serializers/" + name + ".bin")) {
-      assertThat(in)
-          .as("fixture %s; create it with -Dfixtures.write=true (see the class comment)", name)
-          .isNotNull();
-      return in.readAllBytes();
-    }
   }
 }
