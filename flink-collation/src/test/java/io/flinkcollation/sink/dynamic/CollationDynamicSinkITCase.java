@@ -23,6 +23,7 @@ import org.apache.flink.api.common.state.CheckpointListener;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.runtime.jobgraph.JobGraph;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.StringData;
@@ -233,6 +234,7 @@ class CollationDynamicSinkITCase {
             env.fromSequence(0, elements - 1)
                 .setParallelism(1)
                 .map(new FailOnce(elements / 2))
+                .name("FailOnce")
                 .setParallelism(1))
         .generator(new Records())
         .catalogLoader(CATALOGS.loader(kind))
@@ -240,6 +242,14 @@ class CollationDynamicSinkITCase {
         .declaredCollations(CollationDynamicSinkITCase::collationOf)
         .uidPrefix("dynamic")
         .append();
+    // The generator runs in the input's task, chained to it: no exchange between them that could
+    // reorder a key's changes (docs/dynamic.md#order), whatever the job's parallelism.
+    JobGraph graph = env.getStreamGraph(false).getJobGraph();
+    assertThat(graph.getVertices())
+        .filteredOn(vertex -> vertex.getName().contains("CollationRecordGenerator"))
+        .singleElement()
+        .satisfies(vertex -> assertThat(vertex.getName()).contains("FailOnce"))
+        .satisfies(vertex -> assertThat(vertex.getParallelism()).isEqualTo(1));
     env.execute("dynamic sink, " + kind);
 
     for (int index = 0; index < TABLES; index++) {
