@@ -40,10 +40,10 @@ public final class DynamicIngestion {
   static final TableIdentifier AUDIT = TableIdentifier.of("ops", "audit");
   static final List<TableIdentifier> TABLES = List.of(CUSTOMERS, CONTACTS, AUDIT);
 
-  private static final String[] NAMES = {
+  static final String[] NAMES = {
     "Émile", "emile", "Zoë", "Chloé", "Jürgen", "ångström", "Ólafur", "noël", "Zoe", "Anaïs"
   };
-  private static final String[] CITIES = {"Zürich", "zurich", "Köln", "São Paulo", "Århus"};
+  static final String[] CITIES = {"Zürich", "zurich", "Köln", "São Paulo", "Århus"};
 
   static final Schema CUSTOMER =
       new Schema(
@@ -80,11 +80,20 @@ public final class DynamicIngestion {
       System.err.println("Usage: DynamicIngestion [--warehouse DIR] [--events N]");
       System.exit(parsed == null ? 2 : 0);
     }
-    run(parsed.get("warehouse", "warehouse-dynamic"), parsed.getLong("events", 30_000), System.out);
+    run(
+        parsed.get("warehouse", "warehouse-dynamic"),
+        parsed.getLong("events", 30_000),
+        1000,
+        System.out);
   }
 
-  /** Writes {@code events} change events into the warehouse, then prints what the tables hold. */
-  static void run(String warehouse, long events, PrintStream out) throws Exception {
+  /**
+   * Writes {@code events} change events into the warehouse, checkpointing every {@code
+   * checkpointMillis} (0: no checkpoints, one commit per table at the end), then prints what the
+   * tables hold.
+   */
+  static void run(String warehouse, long events, long checkpointMillis, PrintStream out)
+      throws Exception {
     HadoopCatalog catalog = new HadoopCatalog(new Configuration(), warehouse);
     for (TableIdentifier table : TABLES) {
       if (catalog.tableExists(table)) {
@@ -93,10 +102,15 @@ public final class DynamicIngestion {
     }
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
     env.setParallelism(2);
-    env.enableCheckpointing(1000);
+    if (checkpointMillis > 0) {
+      env.enableCheckpointing(checkpointMillis);
+    }
 
-    CollationDynamicSink.forInput(env.fromSequence(0, events - 1))
+    // A database's change log is read in order, by one source subtask: the sink keeps each key's
+    // changes in the order its input has them (docs/dynamic.md#order).
+    CollationDynamicSink.forInput(env.fromSequence(0, events - 1).setParallelism(1))
         .generator(new ChangeEvents(events))
+        .writeParallelism(2)
         .catalogLoader(
             CatalogLoader.hadoop("demo", new Configuration(), Map.of("warehouse", warehouse)))
         .declaredCollations(

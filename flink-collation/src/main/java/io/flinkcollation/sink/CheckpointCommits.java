@@ -9,6 +9,7 @@ import java.util.NavigableMap;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Consumer;
+import java.util.function.ToIntFunction;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.util.Preconditions;
 import org.apache.iceberg.AppendFiles;
@@ -44,9 +45,20 @@ public final class CheckpointCommits {
    */
   public static final String WRITER_CHECKPOINT = "flink-collation.writer-checkpoint-id";
 
+  /**
+   * With {@value #WRITER_CHECKPOINT}, the part of a writers' checkpoint a row delta holds: a writer
+   * that closed a table's files more than once before one barrier (the dynamic sink's, on a schema
+   * change or a cache eviction) numbers them, and each number commits in its own row delta
+   * (docs/dynamic.md#exactly-once).
+   */
+  public static final String WRITER_PART = "flink-collation.writer-part";
+
   /** The summary keys of the exactly-once contract; a snapshot property must not set them. */
   public static final Set<String> EXACTLY_ONCE_KEYS =
-      Set.of(JOB_ID, OPERATOR_ID, MAX_COMMITTED, WRITER_CHECKPOINT);
+      Set.of(JOB_ID, OPERATOR_ID, MAX_COMMITTED, WRITER_CHECKPOINT, WRITER_PART);
+
+  /** The part of every batch of a writer that closes its files once per checkpoint. */
+  public static final ToIntFunction<WrittenFiles> ONE_PART = batch -> 0;
 
   /** What {@link #maxCommittedCheckpointId} answers when the job committed nothing. */
   public static final long NOTHING_COMMITTED = -1L;
@@ -86,10 +98,19 @@ public final class CheckpointCommits {
   /**
    * The staged batches of {@code jobId} the table does not hold: those of checkpoints after the
    * last one the branch records for the job and, when that commit was one of the row deltas of a
-   * staged checkpoint, the batches of that checkpoint from later writer checkpoints.
+   * staged checkpoint, the batches of that checkpoint from later writer checkpoints (or later parts
+   * of its writer checkpoint).
    */
   public NavigableMap<Long, List<WrittenFiles>> uncommitted(
       NavigableMap<Long, List<WrittenFiles>> pending, String jobId) {
+    return uncommitted(pending, jobId, ONE_PART);
+  }
+
+  /** As {@link #uncommitted(NavigableMap, String)}, each batch numbered by {@code partOf}. */
+  public NavigableMap<Long, List<WrittenFiles>> uncommitted(
+      NavigableMap<Long, List<WrittenFiles>> pending,
+      String jobId,
+      ToIntFunction<WrittenFiles> partOf) {
     Map<String, String> lastCommit = lastCommit(table, branch, jobId, operatorId);
     if (lastCommit == null) {
       return pending;
@@ -101,9 +122,13 @@ public final class CheckpointCommits {
     List<WrittenFiles> partly = pending.get(committed);
     if (writerCheckpoint != null && partly != null) {
       long done = Long.parseLong(writerCheckpoint);
+      String writerPart = lastCommit.get(WRITER_PART);
+      // Without a part, the commit held every part of its writers' checkpoint.
+      int donePart = writerPart == null ? Integer.MAX_VALUE : Integer.parseInt(writerPart);
       List<WrittenFiles> rest = new ArrayList<>();
       for (WrittenFiles batch : partly) {
-        if (writerCheckpoint(batch, committed) > done) {
+        long writers = writerCheckpoint(batch, committed);
+        if (writers > done || (writers == done && partOf.applyAsInt(batch) > donePart)) {
           rest.add(batch);
         }
       }
@@ -132,6 +157,19 @@ public final class CheckpointCommits {
    */
   public void commitUpTo(
       NavigableMap<Long, List<WrittenFiles>> pending, String commitJobId, long checkpointId) {
+    commitUpTo(pending, commitJobId, checkpointId, ONE_PART);
+  }
+
+  /**
+   * As {@link #commitUpTo(NavigableMap, String, long)}; with deletes, the batches of one writers'
+   * checkpoint go in one row delta per part ({@code partOf}), in part order, each recording {@value
+   * #WRITER_PART} when the writers' checkpoint has more than one part.
+   */
+  public void commitUpTo(
+      NavigableMap<Long, List<WrittenFiles>> pending,
+      String commitJobId,
+      long checkpointId,
+      ToIntFunction<WrittenFiles> partOf) {
     boolean deletes =
         pending.values().stream()
             .flatMap(List::stream)
@@ -139,25 +177,33 @@ public final class CheckpointCommits {
     if (!deletes) {
       List<WrittenFiles> batches = new ArrayList<>();
       pending.values().forEach(batches::addAll);
-      commit(batches, commitJobId, checkpointId, null);
+      commit(batches, commitJobId, checkpointId, null, null);
       return;
     }
     long last = pending.lastKey();
     pending.forEach(
         (staged, batches) -> {
-          NavigableMap<Long, List<WrittenFiles>> byWriters = new TreeMap<>();
+          NavigableMap<Long, NavigableMap<Integer, List<WrittenFiles>>> byWriters = new TreeMap<>();
           for (WrittenFiles batch : batches) {
             byWriters
-                .computeIfAbsent(writerCheckpoint(batch, staged), id -> new ArrayList<>())
+                .computeIfAbsent(writerCheckpoint(batch, staged), id -> new TreeMap<>())
+                .computeIfAbsent(partOf.applyAsInt(batch), part -> new ArrayList<>())
                 .add(batch);
           }
           byWriters.forEach(
-              (writers, part) ->
-                  commit(
-                      part,
-                      commitJobId,
-                      staged == last && writers.equals(byWriters.lastKey()) ? checkpointId : staged,
-                      writers));
+              (writers, parts) ->
+                  parts.forEach(
+                      (part, batch) ->
+                          commit(
+                              batch,
+                              commitJobId,
+                              staged == last
+                                      && writers.equals(byWriters.lastKey())
+                                      && part.equals(parts.lastKey())
+                                  ? checkpointId
+                                  : staged,
+                              writers,
+                              parts.size() > 1 ? part : null)));
         });
   }
 
@@ -166,7 +212,11 @@ public final class CheckpointCommits {
    * reserved metrics), re-checked on each of Iceberg's commit attempts ({@link KnownBoundsCommit}).
    */
   private void commit(
-      List<WrittenFiles> batches, String commitJobId, long checkpointId, Long writerCheckpoint) {
+      List<WrittenFiles> batches,
+      String commitJobId,
+      long checkpointId,
+      Long writerCheckpoint,
+      Integer writerPart) {
     int deleteFiles = batches.stream().mapToInt(batch -> batch.deleteFiles().size()).sum();
     int files = batches.stream().mapToInt(batch -> batch.dataFiles().size()).sum();
     String operation = deleteFiles > 0 ? "row delta" : overwrite ? "replace partitions" : "append";
@@ -174,7 +224,7 @@ public final class CheckpointCommits {
     KnownBoundsCommit.commit(
         table,
         "checkpoint " + checkpointId,
-        bounds -> update(batches, commitJobId, checkpointId, writerCheckpoint, bounds));
+        bounds -> update(batches, commitJobId, checkpointId, writerCheckpoint, writerPart, bounds));
     LOG.info(
         "Committed {} data files and {} delete files to branch {} of table {} ({}) for checkpoint"
             + " {} of job {} in {} ms",
@@ -194,6 +244,7 @@ public final class CheckpointCommits {
       String commitJobId,
       long checkpointId,
       Long writerCheckpoint,
+      Integer writerPart,
       KnownBoundsCommit.KnownBounds bounds) {
     SnapshotUpdate<?> update;
     Consumer<DataFile> add;
@@ -225,6 +276,9 @@ public final class CheckpointCommits {
     update.set(OPERATOR_ID, operatorId);
     if (writerCheckpoint != null) {
       update.set(WRITER_CHECKPOINT, Long.toString(writerCheckpoint));
+    }
+    if (writerPart != null) {
+      update.set(WRITER_PART, Integer.toString(writerPart));
     }
     update.toBranch(branch);
     return update;

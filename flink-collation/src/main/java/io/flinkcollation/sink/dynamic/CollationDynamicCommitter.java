@@ -4,12 +4,14 @@ import io.flinkcollation.sink.CheckpointCommits;
 import io.flinkcollation.sink.WrittenFiles;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.TreeMap;
+import java.util.function.ToIntFunction;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.runtime.state.StateInitializationContext;
@@ -28,7 +30,8 @@ import org.slf4j.LoggerFactory;
  * and, when the checkpoint completes, commits them table branch by table branch through {@link
  * CheckpointCommits}, exactly once per table across failures (docs/dynamic.md#exactly-once): each
  * table's snapshots record the job, this operator and the checkpoint, and a restored committer
- * commits per table only what that table does not show as committed.
+ * commits per table only what that table does not show as committed. A changelog's batches of one
+ * checkpoint commit part by part ({@link TableFiles#part()}), each part in its own row delta.
  *
  * <p>A table whose commit fails keeps its files staged, and the other tables commit on: the failed
  * files commit with the table's next checkpoint. After {@value #MAX_FAILED_CHECKPOINTS} checkpoints
@@ -83,8 +86,9 @@ final class CollationDynamicCommitter extends AbstractStreamOperator<Void>
             .forEach(
                 (target, pending) -> {
                   CheckpointCommits table = commitsOf(target);
+                  ToIntFunction<WrittenFiles> partOf = partOf(restored.pending());
                   NavigableMap<Long, List<WrittenFiles>> uncommitted =
-                      table.uncommitted(pending, restored.jobId());
+                      table.uncommitted(pending, restored.jobId(), partOf);
                   if (!uncommitted.isEmpty()) {
                     LOG.info(
                         "Committing the files of {} checkpoints of job {} staged up to checkpoint"
@@ -93,7 +97,7 @@ final class CollationDynamicCommitter extends AbstractStreamOperator<Void>
                         restored.jobId(),
                         uncommitted.lastKey(),
                         target);
-                    table.commitUpTo(uncommitted, restored.jobId(), uncommitted.lastKey());
+                    table.commitUpTo(uncommitted, restored.jobId(), uncommitted.lastKey(), partOf);
                   }
                 });
       }
@@ -142,6 +146,7 @@ final class CollationDynamicCommitter extends AbstractStreamOperator<Void>
       return;
     }
     Map<TableFiles.TableBranch, NavigableMap<Long, List<WrittenFiles>>> byTable = byTable(done);
+    ToIntFunction<WrittenFiles> partOf = partOf(done);
     List<TableFiles.TableBranch> failed = new ArrayList<>();
     RuntimeException firstFailure = null;
     for (Map.Entry<TableFiles.TableBranch, NavigableMap<Long, List<WrittenFiles>>> entry :
@@ -153,7 +158,7 @@ final class CollationDynamicCommitter extends AbstractStreamOperator<Void>
           // Committed all its input before a failover restarted the job from a checkpoint.
           LOG.warn("Job {} already committed all its input to {}; not again", jobId, target);
         } else {
-          table.commitUpTo(entry.getValue(), jobId, checkpointId);
+          table.commitUpTo(entry.getValue(), jobId, checkpointId, partOf);
         }
         failures.remove(target);
       } catch (RuntimeException e) {
@@ -214,6 +219,13 @@ final class CollationDynamicCommitter extends AbstractStreamOperator<Void>
                         .computeIfAbsent(checkpoint, c -> new ArrayList<>())
                         .add(files.files())));
     return byTable;
+  }
+
+  /** The part of each staged batch (docs/dynamic.md#exactly-once). */
+  private static ToIntFunction<WrittenFiles> partOf(NavigableMap<Long, List<TableFiles>> pending) {
+    Map<WrittenFiles, Integer> parts = new IdentityHashMap<>();
+    pending.values().forEach(batches -> batches.forEach(b -> parts.put(b.files(), b.part())));
+    return batch -> parts.getOrDefault(batch, 0);
   }
 
   @Override

@@ -208,11 +208,15 @@ public final class CollationDynamicSink {
       icebergOptions.remove(CollationSinkOptions.MAX_BOUND_LENGTH.key());
       int parallelism = writeParallelism != null ? writeParallelism : input.getParallelism();
 
+      // The generator runs at the input's parallelism, chained to it where Flink allows: any
+      // other parallelism puts a round-robin exchange before it, which can reorder a key's changes
+      // before the routing by key ever sees them (docs/dynamic.md#order).
       SingleOutputStreamOperator<RoutedRecord> routed =
           input
               .flatMap(new RecordRouter<>(generator, parallelism))
               .returns(new SerializerTypeInfo<>(RoutedRecord.class, RoutedRecordSerializer::new))
-              .name("CollationRecordGenerator");
+              .name("CollationRecordGenerator")
+              .setParallelism(input.getParallelism());
       SingleOutputStreamOperator<TableFiles> written =
           routed
               .partitionCustom((writer, writers) -> writer, record -> record.writer)

@@ -1,11 +1,13 @@
 package io.flinkcollation.sink.dynamic;
 
+import io.flinkcollation.sink.WrittenFiles;
 import java.io.IOException;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.BoundedOneInput;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
@@ -22,6 +24,11 @@ import org.slf4j.LoggerFactory;
  * to the committer at once, so they commit with the next checkpoint like any other. Before each
  * checkpoint barrier and at end of input every writer closes its files (no file spans a checkpoint,
  * so the writer keeps no state, as the single-table writer).
+ *
+ * <p>Every batch it hands over names the checkpoint it was closed for and its part: the batches of
+ * a table closed before one barrier (on eviction or a schema change, then at the barrier) are
+ * numbered from 0, and the committer commits a changelog's parts one after another, so that a key's
+ * later change applies to its earlier row (docs/dynamic.md#exactly-once).
  */
 final class CollationDynamicWriter extends AbstractStreamOperator<TableFiles>
     implements OneInputStreamOperator<RoutedRecord, TableFiles>, BoundedOneInput {
@@ -40,6 +47,8 @@ final class CollationDynamicWriter extends AbstractStreamOperator<TableFiles>
   private transient Catalog catalog;
   private transient TableWriter.Context context;
   private transient LinkedHashMap<TableWriter.Key, TableWriter> writers;
+  private transient Map<TableFiles.TableBranch, Integer> parts;
+  private transient long lastBarrier;
 
   CollationDynamicWriter(
       CatalogLoader catalogLoader,
@@ -61,9 +70,17 @@ final class CollationDynamicWriter extends AbstractStreamOperator<TableFiles>
   }
 
   @Override
+  public void initializeState(StateInitializationContext stateContext) throws Exception {
+    super.initializeState(stateContext);
+    // Checkpoint ids go on from the restored one: files closed before the next barrier are its.
+    lastBarrier = stateContext.getRestoredCheckpointId().orElse(0L);
+  }
+
+  @Override
   public void open() throws Exception {
     super.open();
     catalog = catalogLoader.loadCatalog();
+    parts = new HashMap<>();
     context =
         new TableWriter.Context(
             new TableUpdater(catalog, declaredCollations, dropUnusedColumns, tableProperties),
@@ -72,7 +89,11 @@ final class CollationDynamicWriter extends AbstractStreamOperator<TableFiles>
             maxBoundLength,
             getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
             getRuntimeContext().getTaskInfo().getAttemptNumber(),
-            files -> output.collect(new StreamRecord<>(files)));
+            () -> lastBarrier + 1,
+            files ->
+                output.collect(
+                    new StreamRecord<>(
+                        files.inPart(parts.merge(files.target(), 1, Integer::sum) - 1))));
     // Access order: the least recently written table is evicted first.
     writers = new LinkedHashMap<>(16, 0.75f, true);
   }
@@ -98,7 +119,7 @@ final class CollationDynamicWriter extends AbstractStreamOperator<TableFiles>
           "Evicting the writer of table {} ({} writers cached)",
           entry.getKey().table,
           cacheMaxSize);
-      entry.getValue().complete();
+      entry.getValue().complete(lastBarrier + 1);
       eldest.remove();
     }
   }
@@ -106,18 +127,20 @@ final class CollationDynamicWriter extends AbstractStreamOperator<TableFiles>
   @Override
   public void prepareSnapshotPreBarrier(long checkpointId) throws Exception {
     super.prepareSnapshotPreBarrier(checkpointId);
-    completeAll();
+    completeAll(checkpointId);
+    lastBarrier = checkpointId;
   }
 
   @Override
   public void endInput() throws IOException {
-    completeAll();
+    completeAll(WrittenFiles.END_OF_INPUT);
   }
 
-  private void completeAll() throws IOException {
+  private void completeAll(long checkpointId) throws IOException {
     for (TableWriter writer : writers.values()) {
-      writer.complete();
+      writer.complete(checkpointId);
     }
+    parts.clear();
   }
 
   @Override

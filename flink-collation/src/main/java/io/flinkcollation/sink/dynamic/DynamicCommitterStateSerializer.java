@@ -15,14 +15,15 @@ import org.apache.flink.core.memory.DataOutputView;
 /**
  * Serializer of {@link DynamicCommitterState}: a format version, the job id, then per checkpoint
  * its staged {@link TableFiles} in {@link TableFilesSerializer}'s versioned form. Readers accept
- * versions up to {@link #FORMAT_VERSION} and fail clearly on newer ones.
+ * versions up to {@link #FORMAT_VERSION} and fail clearly on newer ones. Version <i>n</i> holds
+ * {@link TableFiles} of version <i>n</i> (version 2: with their part); the layout is the same.
  */
 @Internal
 public final class DynamicCommitterStateSerializer
     extends StatelessSerializer<DynamicCommitterState> {
   private static final long serialVersionUID = 1L;
 
-  static final int FORMAT_VERSION = 1;
+  static final int FORMAT_VERSION = 2;
 
   public static final DynamicCommitterStateSerializer INSTANCE =
       new DynamicCommitterStateSerializer();

@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.Objects;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.functions.RichFlatMapFunction;
+import org.apache.flink.table.data.DecimalData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.util.Collector;
@@ -81,7 +82,7 @@ final class RecordRouter<T> extends RichFlatMapFunction<T, RoutedRecord> {
             keyGetters.computeIfAbsent(record.schema(), schema -> keyGetters(record));
         int hash = 0;
         for (RowData.FieldGetter getter : getters) {
-          hash = 31 * hash + Objects.hashCode(getter.getFieldOrNull(record.rowData()));
+          hash = 31 * hash + keyHash(getter.getFieldOrNull(record.rowData()));
         }
         return MathUtils.murmurHash(hash);
       }
@@ -92,6 +93,23 @@ final class RecordRouter<T> extends RichFlatMapFunction<T, RoutedRecord> {
         return MathUtils.murmurHash(key.of(record.rowData()).hashCode());
       }
       return roundRobin++;
+    }
+
+    /**
+     * A key value's hash, the same before and after Iceberg widens the column (int to long, float
+     * to double, decimal to a wider precision), so a key keeps its writer across schemas.
+     */
+    private static int keyHash(Object value) {
+      if (value instanceof Integer) {
+        return Long.hashCode((Integer) value);
+      }
+      if (value instanceof Float) {
+        return Double.hashCode((Float) value);
+      }
+      if (value instanceof DecimalData) {
+        return ((DecimalData) value).toBigDecimal().hashCode();
+      }
+      return Objects.hashCode(value);
     }
 
     private static RowData.FieldGetter[] keyGetters(CollationDynamicRecord record) {

@@ -8,19 +8,30 @@ import org.apache.iceberg.catalog.TableIdentifier;
 
 /**
  * The files a dynamic writer subtask closed for one table branch: what it hands the committer at a
- * checkpoint barrier, when it evicts the table's writer, and at end of input. Immutable; serialized
- * by {@link TableFilesSerializer}.
+ * checkpoint barrier, when it evicts the table's writer or the table's schema changes, and at end
+ * of input. Its part numbers the batches the subtask closed for the table before one barrier (0 for
+ * the first): a changelog's parts commit in that order, each in its own row delta, so that an
+ * equality delete of a later part applies to the rows of an earlier one
+ * (docs/dynamic.md#exactly-once). Immutable; serialized by {@link TableFilesSerializer}.
  */
 @Internal
 public final class TableFiles {
   private final TableIdentifier table;
   private final String branch;
   private final WrittenFiles files;
+  private final int part;
 
+  /** Files of part 0. */
   public TableFiles(TableIdentifier table, String branch, WrittenFiles files) {
+    this(table, branch, files, 0);
+  }
+
+  public TableFiles(TableIdentifier table, String branch, WrittenFiles files, int part) {
     this.table = Preconditions.checkNotNull(table, "table");
     this.branch = Preconditions.checkNotNull(branch, "branch");
     this.files = Preconditions.checkNotNull(files, "files");
+    Preconditions.checkArgument(part >= 0, "Part %s of table files is negative", part);
+    this.part = part;
   }
 
   public TableIdentifier table() {
@@ -35,6 +46,16 @@ public final class TableFiles {
     return files;
   }
 
+  /** The batch's place among those its subtask closed for the table before one barrier. */
+  public int part() {
+    return part;
+  }
+
+  /** The same files as part {@code newPart}. */
+  TableFiles inPart(int newPart) {
+    return new TableFiles(table, branch, files, newPart);
+  }
+
   /** The table and branch, the unit the committer commits by. */
   TableBranch target() {
     return new TableBranch(table, branch);
@@ -46,17 +67,18 @@ public final class TableFiles {
         || (other instanceof TableFiles
             && table.equals(((TableFiles) other).table)
             && branch.equals(((TableFiles) other).branch)
-            && files.equals(((TableFiles) other).files));
+            && files.equals(((TableFiles) other).files)
+            && part == ((TableFiles) other).part);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(table, branch, files);
+    return Objects.hash(table, branch, files, part);
   }
 
   @Override
   public String toString() {
-    return table + "@" + branch + ": " + files;
+    return table + "@" + branch + " part " + part + ": " + files;
   }
 
   /** A table and one of its branches. */

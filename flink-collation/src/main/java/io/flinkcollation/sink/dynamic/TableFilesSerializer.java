@@ -15,13 +15,17 @@ import org.apache.iceberg.catalog.TableIdentifier;
 /**
  * Serializer of {@link TableFiles}: a format version, the table identifier (namespace levels and
  * name, so that dots in names survive), the branch, then the {@link WrittenFiles} in {@link
- * WrittenFilesSerializer}'s own versioned form.
+ * WrittenFilesSerializer}'s own versioned form. Version 2 adds the part after the branch; version 1
+ * reads as part 0.
  */
 @Internal
 public final class TableFilesSerializer extends StatelessSerializer<TableFiles> {
   private static final long serialVersionUID = 1L;
 
-  static final int FORMAT_VERSION = 1;
+  static final int FORMAT_VERSION = 2;
+
+  /** The first format version with the part. */
+  private static final int WITH_PART = 2;
 
   public static final TableFilesSerializer INSTANCE = new TableFilesSerializer();
 
@@ -39,6 +43,7 @@ public final class TableFilesSerializer extends StatelessSerializer<TableFiles> 
   protected void write(TableFiles record, DataOutputView target) throws IOException {
     writeIdentifier(record.table(), target);
     writeString(record.branch(), target);
+    target.writeInt(record.part());
     WrittenFilesSerializer.INSTANCE.serialize(record.files(), target);
   }
 
@@ -46,7 +51,8 @@ public final class TableFilesSerializer extends StatelessSerializer<TableFiles> 
   protected TableFiles read(int version, DataInputView source) throws IOException {
     TableIdentifier table = readIdentifier(source);
     String branch = readString(source);
-    return new TableFiles(table, branch, WrittenFilesSerializer.INSTANCE.deserialize(source));
+    int part = version >= WITH_PART ? source.readInt() : 0;
+    return new TableFiles(table, branch, WrittenFilesSerializer.INSTANCE.deserialize(source), part);
   }
 
   static void writeIdentifier(TableIdentifier identifier, DataOutputView target)

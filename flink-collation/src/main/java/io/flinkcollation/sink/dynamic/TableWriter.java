@@ -13,6 +13,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.types.RowKind;
@@ -75,6 +76,7 @@ final class TableWriter {
     final int maxBoundLength;
     final int subtask;
     final int attempt;
+    final LongSupplier nextCheckpoint;
     final Consumer<TableFiles> emit;
 
     Context(
@@ -84,6 +86,7 @@ final class TableWriter {
         int maxBoundLength,
         int subtask,
         int attempt,
+        LongSupplier nextCheckpoint,
         Consumer<TableFiles> emit) {
       this.updater = updater;
       this.writeOptions = writeOptions;
@@ -91,6 +94,7 @@ final class TableWriter {
       this.maxBoundLength = maxBoundLength;
       this.subtask = subtask;
       this.attempt = attempt;
+      this.nextCheckpoint = nextCheckpoint;
       this.emit = emit;
     }
   }
@@ -122,7 +126,7 @@ final class TableWriter {
       if (!TableUpdater.accepts(
           table.schema(), record.schema(), context.updater.dropsUnusedColumns())) {
         // Files written so far have the old schema: hand them over before the table changes.
-        complete();
+        complete(context.nextCheckpoint.getAsLong());
         context.updater.evolve(table, key.table, record.schema());
         refreshed();
       }
@@ -207,8 +211,11 @@ final class TableWriter {
     return EqualityFields.of(ids, key.upsert);
   }
 
-  /** Closes the open files and hands them to the committer; the table is refreshed on next use. */
-  void complete() throws IOException {
+  /**
+   * Closes the open files and hands them to the committer as closed for {@code checkpointId}; the
+   * table is refreshed on next use.
+   */
+  void complete(long checkpointId) throws IOException {
     stale = true;
     if (writer == null) {
       return;
@@ -221,7 +228,10 @@ final class TableWriter {
               key.table,
               key.branch,
               new WrittenFiles(
-                  factory.spec(), List.of(result.dataFiles()), List.of(result.deleteFiles()))));
+                  checkpointId,
+                  factory.spec(),
+                  List.of(result.dataFiles()),
+                  List.of(result.deleteFiles()))));
     }
   }
 

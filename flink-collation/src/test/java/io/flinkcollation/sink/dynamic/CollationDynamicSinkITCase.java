@@ -16,16 +16,19 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
 import org.apache.flink.api.common.functions.RichMapFunction;
 import org.apache.flink.api.common.state.CheckpointListener;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.runtime.jobgraph.JobGraph;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.StringData;
 import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.types.RowKind;
 import org.apache.flink.util.Collector;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DistributionMode;
@@ -40,13 +43,15 @@ import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * One streaming job writes 50 tables it creates from one stream, on the Hadoop and the REST
- * catalog: the schema changes halfway (a column added, a type widened, a required column made
- * optional), a fifth of the tables are upsert changelogs, the job fails once after a commit and
- * restores. Every table ends with exactly its rows, and every file with exactly its bounds.
+ * A change log read by one source subtask into 30 tables the sink creates, in a job at parallelism
+ * 2 (Hadoop catalog) and 4 (REST catalog): the schema changes halfway (a column added, a type
+ * widened, a required column made optional), a quarter of the tables are upsert changelogs with
+ * deletes whose keys change many times, the job fails once after a commit and restores. Every table
+ * ends with exactly the rows of a replay of the change log, and every file with exactly its bounds.
  */
 class CollationDynamicSinkITCase {
 
@@ -54,9 +59,11 @@ class CollationDynamicSinkITCase {
 
   @RegisterExtension static final CatalogMatrix CATALOGS = new CatalogMatrix();
 
-  static final int TABLES = 50;
-  static final int ROWS_PER_TABLE = 8;
+  static final int TABLES = 30;
+  static final int ROWS_PER_TABLE = 100;
+  static final int KEYS = 10;
   static final String CI_AI = "icu.en_US-ci-ai";
+  static final String DE_CI_AI = "icu.de-ci-ai";
 
   /** A name no provider here resolves: its column degrades to no collation. */
   static final String UNKNOWN = "acme.fancy";
@@ -95,15 +102,29 @@ class CollationDynamicSinkITCase {
   }
 
   static boolean upsert(int index) {
-    return index % 5 == 0;
+    return index % 4 == 0;
   }
 
-  /** The collations of the created tables: crm's strings case- and accent-insensitive. */
+  /** An upsert table's row deletes its key. */
+  static boolean delete(int index, int row) {
+    return upsert(index) && row % 7 == 3;
+  }
+
+  static long id(int index, int row) {
+    return upsert(index) ? row % KEYS : row;
+  }
+
+  /**
+   * The collations of the created tables, per table: crm's strings case- and accent-insensitive.
+   */
   static String collationOf(TableIdentifier table, String column) {
     if (!table.namespace().equals(Namespace.of("crm"))) {
       return null;
     }
-    return column.equals("code") ? UNKNOWN : CI_AI;
+    if (column.equals("code")) {
+      return UNKNOWN;
+    }
+    return Integer.parseInt(table.name().substring(1)) % 2 == 0 ? CI_AI : DE_CI_AI;
   }
 
   /** Element {@code n}: table {@code n % 50}, its row {@code n / 50}. */
@@ -113,7 +134,7 @@ class CollationDynamicSinkITCase {
       int index = (int) (n % TABLES);
       int row = (int) (n / TABLES);
       boolean v2 = row >= ROWS_PER_TABLE / 2;
-      long id = upsert(index) ? row / 2 : row;
+      long id = id(index, row);
       GenericRowData data =
           v2
               ? GenericRowData.of(
@@ -127,8 +148,12 @@ class CollationDynamicSinkITCase {
                   StringData.fromString(name(n)),
                   StringData.fromString(code(n)),
                   (int) (long) n);
-      // Shared ops tables exercise two writers racing to create one table.
-      int parallelism = index >= TABLES / 2 && !upsert(index) ? 2 : 1;
+      if (delete(index, row)) {
+        data.setRowKind(RowKind.DELETE);
+      }
+      // Shared ops tables exercise two writers racing to create one table, and the routing of
+      // a key's changes to one of them; a collated table has one writer (docs/dynamic.md).
+      int parallelism = index >= TABLES / 2 ? 2 : 1;
       CollationDynamicRecord record =
           new CollationDynamicRecord(
               table(index), null, v2 ? V2 : V1, data, null, DistributionMode.NONE, parallelism);
@@ -185,12 +210,14 @@ class CollationDynamicSinkITCase {
     }
   }
 
-  @ParameterizedTest
-  @EnumSource(
-      value = TestCatalog.class,
-      names = {"HADOOP", "REST"})
-  void fiftyTablesCreatedEvolvedAndRestoredHoldExactlyTheirRowsAndBounds(TestCatalog kind)
-      throws Exception {
+  static Stream<Arguments> cases() {
+    return Stream.of(Arguments.of(TestCatalog.HADOOP, 2), Arguments.of(TestCatalog.REST, 4));
+  }
+
+  @ParameterizedTest(name = "{0}, parallelism {1}")
+  @MethodSource("cases")
+  void changeLogIntoThirtyTablesCreatedEvolvedAndRestoredHoldsExactlyItsRowsAndBounds(
+      TestCatalog kind, int parallelism) throws Exception {
     Configuration configuration = new Configuration();
     configuration.set(PipelineOptions.GENERIC_TYPES, false);
     configuration.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
@@ -199,7 +226,7 @@ class CollationDynamicSinkITCase {
         RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(50));
     StreamExecutionEnvironment env =
         StreamExecutionEnvironment.getExecutionEnvironment(configuration);
-    env.setParallelism(2);
+    env.setParallelism(parallelism);
     env.enableCheckpointing(500);
 
     long elements = (long) TABLES * ROWS_PER_TABLE;
@@ -207,19 +234,34 @@ class CollationDynamicSinkITCase {
             env.fromSequence(0, elements - 1)
                 .setParallelism(1)
                 .map(new FailOnce(elements / 2))
+                .name("FailOnce")
                 .setParallelism(1))
         .generator(new Records())
         .catalogLoader(CATALOGS.loader(kind))
+        .writeParallelism(parallelism)
         .declaredCollations(CollationDynamicSinkITCase::collationOf)
         .uidPrefix("dynamic")
         .append();
+    // The generator runs in the input's task, chained to it: no exchange between them that could
+    // reorder a key's changes (docs/dynamic.md#order), whatever the job's parallelism.
+    JobGraph graph = env.getStreamGraph(false).getJobGraph();
+    assertThat(graph.getVertices())
+        .filteredOn(vertex -> vertex.getName().contains("CollationRecordGenerator"))
+        .singleElement()
+        .satisfies(vertex -> assertThat(vertex.getName()).contains("FailOnce"))
+        .satisfies(vertex -> assertThat(vertex.getParallelism()).isEqualTo(1));
     env.execute("dynamic sink, " + kind);
 
     for (int index = 0; index < TABLES; index++) {
       Table table = CATALOGS.catalog(kind).loadTable(table(index));
       assertThat(rows(table)).as("rows of %s", table.name()).isEqualTo(expectedRows(index));
       assertEvolved(table);
-      assertCollations(table, index < TABLES / 2);
+      assertCollations(table, table(index));
+      if (upsert(index)) {
+        assertThat(table.currentSnapshot().summary().get("total-delete-files"))
+            .as("%s is a changelog with deletes", table.name())
+            .isNotEqualTo("0");
+      }
       List<DataFile> files = CollationBoundsAssert.assertBoundsMatchData(table);
       if (index < TABLES / 2) {
         Set<Integer> metrics = TableCollations.fromTable(table).metrics().keySet();
@@ -243,7 +285,7 @@ class CollationDynamicSinkITCase {
     assertThat(schema.findField("note")).isNotNull();
   }
 
-  private static void assertCollations(Table table, boolean crm) {
+  private static void assertCollations(Table table, TableIdentifier identifier) {
     TableCollations collations = TableCollations.fromTable(table);
     Map<String, String> declared = new HashMap<>();
     collations
@@ -252,8 +294,8 @@ class CollationDynamicSinkITCase {
         .forEach(
             field ->
                 declared.put(table.schema().findColumnName(field.fieldId()), field.collation()));
-    if (crm) {
-      String canonical = Collations.canonicalize(CI_AI);
+    if (identifier.namespace().equals(Namespace.of("crm"))) {
+      String canonical = Collations.canonicalize(collationOf(identifier, "name"));
       // 'code' got a name no provider resolves: that column alone degrades.
       assertThat(declared)
           .as("collations of %s", table.name())
@@ -284,11 +326,16 @@ class CollationDynamicSinkITCase {
     return rows;
   }
 
+  /** A replay of the table's changes, in order. */
   private static Map<Long, List<Object>> expectedRows(int index) {
     Map<Long, List<Object>> rows = new HashMap<>();
     for (int row = 0; row < ROWS_PER_TABLE; row++) {
       long n = (long) row * TABLES + index;
-      long id = upsert(index) ? row / 2 : row;
+      long id = id(index, row);
+      if (delete(index, row)) {
+        rows.remove(id);
+        continue;
+      }
       List<Object> values = new ArrayList<>();
       values.add(name(n));
       values.add(code(n));
