@@ -5,6 +5,7 @@ import io.flinkcollation.metadata.TableCollations;
 import io.flinkcollation.metadata.UpdateCollations;
 import io.flinkcollation.sink.CollationSinkOptions;
 import io.flinkcollation.sink.CollationWriteConf;
+import io.flinkcollation.sql.inspect.CollationBoundsSource;
 import io.flinkcollation.sql.source.CollationTableSource;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -12,6 +13,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -127,6 +129,16 @@ public class CollationTableFactory implements DynamicTableSinkFactory, DynamicTa
 
   @Override
   public DynamicTableSource createDynamicTableSource(Context context) {
+    Optional<MetadataTableName> metadata = metadataTable(context);
+    if (metadata.isPresent()) {
+      if (metadata.get().isCollationBounds()) {
+        return new CollationBoundsSource(
+            catalog.tableLoader(metadata.get().base()),
+            context.getObjectIdentifier().asSummaryString());
+      }
+      // Iceberg's metadata tables, read as Iceberg's catalog reads them: no collation pruning.
+      return new FlinkDynamicTableFactory(catalog).createDynamicTableSource(context);
+    }
     // A connector table is created with its collations if it is missing, so that Iceberg's source,
     // which would create it without them, finds it.
     Target target = catalog != null ? catalogTable(context) : connectorTable(context);
@@ -176,8 +188,20 @@ public class CollationTableFactory implements DynamicTableSinkFactory, DynamicTa
     }
   }
 
+  /** The metadata table the context names, in a catalog; connector tables are never one. */
+  private Optional<MetadataTableName> metadataTable(Context context) {
+    return catalog == null
+        ? Optional.empty()
+        : MetadataTableName.of(context.getObjectIdentifier().toObjectPath());
+  }
+
   @Override
   public DynamicTableSink createDynamicTableSink(Context context) {
+    Optional<MetadataTableName> metadata = metadataTable(context);
+    if (metadata.isPresent()) {
+      throw new ValidationException(
+          metadata.get().readOnlyMessage(context.getObjectIdentifier().asSummaryString()));
+    }
     Map<String, String> options = context.getCatalogTable().getOptions();
     if (Boolean.parseBoolean(options.get(USE_DYNAMIC_SINK))) {
       throw CollationOptions.invalid(
