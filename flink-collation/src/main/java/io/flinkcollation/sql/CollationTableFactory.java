@@ -7,6 +7,7 @@ import io.flinkcollation.sink.CollationSinkOptions;
 import io.flinkcollation.sink.CollationWriteConf;
 import io.flinkcollation.sql.inspect.CollationBoundsSource;
 import io.flinkcollation.sql.source.CollationTableSource;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -36,6 +37,7 @@ import org.apache.flink.table.connector.source.DynamicTableSource;
 import org.apache.flink.table.factories.DynamicTableSinkFactory;
 import org.apache.flink.table.factories.DynamicTableSourceFactory;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.flink.FlinkCatalogFactory;
 import org.apache.iceberg.flink.FlinkDynamicTableFactory;
 import org.apache.iceberg.flink.FlinkWriteOptions;
@@ -308,8 +310,43 @@ public class CollationTableFactory implements DynamicTableSinkFactory, DynamicTa
               "Table %s: upsert needs the columns that identify a row, and the table has no"
                   + " primary key; '%s' = 'true' is %s. Declare PRIMARY KEY (...) NOT ENFORCED"
                   + " on the table, or set '%s' = 'false'",
-              table.name(), upsert, conf.source(upsert), upsert));
+              table.name(), upsert, upsertSources(table, options, session, source), upsert));
     }
+  }
+
+  /**
+   * Every place that sets upsert on: the option (a hint, the table's own property, or a connector
+   * table's option), Iceberg's table property and the session, as "set by a hint and as table
+   * property 'write.upsert.enabled'". Flink merges hints into the table's options before this
+   * factory sees them, so a hint that repeats the table's own value cannot be told from it.
+   */
+  private String upsertSources(
+      Table table,
+      Map<String, String> options,
+      ReadableConfig session,
+      Function<String, String> source) {
+    String upsert = FlinkWriteOptions.WRITE_UPSERT_ENABLED.key();
+    List<String> places = new ArrayList<>();
+    if (Boolean.parseBoolean(options.get(upsert))) {
+      String place = source.apply(upsert);
+      places.add(
+          catalog != null && Objects.equals(table.properties().get(upsert), options.get(upsert))
+              ? place + " (or by a hint that repeats it)"
+              : place);
+    }
+    if (Boolean.parseBoolean(table.properties().get(TableProperties.UPSERT_ENABLED))) {
+      places.add("set as table property '" + TableProperties.UPSERT_ENABLED + "'");
+    }
+    if (session
+        .getOptional(ConfigOptions.key(upsert).booleanType().noDefaultValue())
+        .orElse(false)) {
+      places.add("set in the session configuration");
+    }
+    List<String> joined = new ArrayList<>();
+    for (int i = 0; i < places.size(); i++) {
+      joined.add(i == 0 ? places.get(i) : places.get(i).replaceFirst("^set ", ""));
+    }
+    return String.join(" and ", joined);
   }
 
   /** The Iceberg table a Flink table writes to, and the loader writers open it with. */
