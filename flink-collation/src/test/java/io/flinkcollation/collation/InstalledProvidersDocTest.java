@@ -39,7 +39,8 @@ class InstalledProvidersDocTest {
     here.remove(new TestCollationProvider().name());
     assertThat(here).isEqualTo(shipped);
     assertThat(catchThrowable(() -> Collations.resolve("acme.en_US")))
-        .hasMessage(message.replace(shipped.toString(), Collations.providers().keySet().toString()));
+        .hasMessage(
+            message.replace(shipped.toString(), Collations.providers().keySet().toString()));
 
     String doc = Files.readString(DOC);
     assertThat(doc).contains(message);
