@@ -34,6 +34,9 @@ public final class TableCollations implements Serializable {
   /** The table property holding the JSON form. */
   public static final String PROPERTY = "collations";
 
+  // The collation of the examples in writer warnings, when the table suggests none.
+  private static final String EXAMPLE_COLLATION = "icu.en_US-ci";
+
   private static final Logger LOG = LoggerFactory.getLogger(TableCollations.class);
 
   private static final TableCollations EMPTY =
@@ -253,34 +256,77 @@ public final class TableCollations implements Serializable {
   }
 
   /**
-   * What a writer of {@code schema} should warn about, one line each: declarations of fields the
+   * What a writer of {@code schema} should warn about, in one line: declarations of fields the
    * schema no longer has (ignored: their columns are not written), and no live declaration at all
-   * (files then get no collation bounds). Neither stops a write: a table without collations is an
-   * Iceberg table like any other (docs/other-tools.md#stale-declarations).
+   * (files then get no collation bounds), with a repair that names a string column of the table.
+   * Neither stops a write: a table without collations is an Iceberg table like any other
+   * (docs/other-tools.md#stale-declarations).
    */
   public List<String> writerWarnings(String tableName, Schema schema) {
-    List<String> warnings = new ArrayList<>();
     List<String> stale = staleDeclarations(schema);
-    if (!stale.isEmpty()) {
-      warnings.add(
-          String.format(
-              "Table %s: its '%s' property declares collations of fields the schema no longer has"
-                  + " (dropped through plain Iceberg, or declared by another tool): %s. Writers"
-                  + " ignore them and write no bounds for them; UpdateCollations.of(table).commit()"
-                  + " removes them (their metric ids stay reserved)",
-              tableName, PROPERTY, String.join("; ", stale)));
-    }
     TableCollations live = forSchema(schema);
-    if (live.isEmpty() && live.problems().isEmpty()) {
-      warnings.add(
-          String.format(
-              "Table %s declares no collations, so the collation sink writes it without collation"
-                  + " bounds, as Iceberg's FlinkSink would. Declare them first for bounds, for"
-                  + " example UpdateCollations.of(table).collate(\"name\", \"icu.en_US-ci\")"
-                  + ".addMetric(\"name\").commit()",
-              tableName));
+    boolean none = live.isEmpty() && live.problems().isEmpty();
+    if (stale.isEmpty()) {
+      return none ? List.of(noCollationsMessage(tableName, schema)) : List.of();
     }
-    return warnings;
+    String declared =
+        String.format(
+            "Table %s: its '%s' property declares collations %sof fields the schema no longer has"
+                + " (dropped through plain Iceberg, or declared by another tool): %s.",
+            tableName, PROPERTY, none ? "only " : "", String.join("; ", stale));
+    String removal =
+        "UpdateCollations.of(table).commit() removes them (their metric ids stay reserved)";
+    if (!none) {
+      return List.of(declared + " Writers ignore them and write no bounds for them; " + removal);
+    }
+    // The example declares a column the table has, under the collation the stale entry had.
+    String collation =
+        fields.values().stream()
+            .filter(field -> schema.findField(field.fieldId()) == null)
+            .map(FieldCollation::collation)
+            .findFirst()
+            .orElse(EXAMPLE_COLLATION);
+    return List.of(
+        declared
+            + " The collation sink writes it without collation bounds, as Iceberg's FlinkSink"
+            + " would. "
+            + removal
+            + exampleColumn(schema)
+                .map(
+                    column ->
+                        "; for bounds, declare a column of the table, for example "
+                            + declareExample(column, collation))
+                .orElse("; the table has no string column to collate"));
+  }
+
+  private static String noCollationsMessage(String tableName, Schema schema) {
+    Optional<String> column = exampleColumn(schema);
+    if (column.isEmpty()) {
+      return String.format(
+          "Table %s declares no collations and has no string column, so the collation sink"
+              + " writes it without collation bounds, as Iceberg's FlinkSink would",
+          tableName);
+    }
+    return String.format(
+        "Table %s declares no collations, so the collation sink writes it without collation"
+            + " bounds, as Iceberg's FlinkSink would. Declare them first for bounds, for example"
+            + " %s",
+        tableName, declareExample(column.get(), EXAMPLE_COLLATION));
+  }
+
+  private static String declareExample(String column, String collation) {
+    return String.format(
+        "UpdateCollations.of(table).collate(\"%s\", \"%s\").addMetric(\"%s\").commit()",
+        column, collation, column);
+  }
+
+  /** The first top-level string column of {@code schema}, else its first nested string. */
+  private static Optional<String> exampleColumn(Schema schema) {
+    return schema.columns().stream()
+        .filter(column -> column.type().typeId() == Type.TypeID.STRING)
+        .map(Types.NestedField::name)
+        .findFirst()
+        .or(() -> UpdateCollations.stringPaths(schema).stream().findFirst());
   }
 
   /** The paths of the collated columns {@code schema} has, sorted; for messages. */

@@ -1,5 +1,6 @@
 package io.flinkcollation.metadata;
 
+import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -17,6 +18,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.regex.Pattern;
 
 /**
  * The JSON form of {@link TableCollations} kept in the {@code collations} table property:
@@ -141,26 +143,63 @@ final class TableCollationsJson {
         || b.metrics().stream().anyMatch(m -> idsOfA.contains(m.id()));
   }
 
+  // Jackson's source and position inside its messages: "[Source: ...; line: 1, column: 5]", or
+  // the line alone.
+  private static final Pattern JACKSON_LOCATION =
+      Pattern.compile("\\[Source: [^\\]]*?; line: (\\d+)(?:, column: (\\d+))?\\]");
+
+  // How much of the property a "not JSON" message quotes before the parse position.
+  private static final int BEFORE_POSITION = 20;
+
   /** Parses {@code json} into a JSON object, or fails with {@code problem} and the cause. */
   static JsonNode readTree(String json, String problem) {
     JsonNode root;
     try {
       root = json == null ? null : MAPPER.readTree(json);
     } catch (JsonProcessingException e) {
-      throw new IllegalArgumentException(
-          problem
-              + "not JSON ("
-              + Quoted.of(e.getOriginalMessage())
-              + " at character "
-              + e.getLocation().getCharOffset()
-              + "): "
-              + Quoted.of(json),
-          e);
+      throw new IllegalArgumentException(problem + notJson(json, e), e);
     }
     if (root == null || !root.isObject()) {
       throw new IllegalArgumentException(problem + "not a JSON object: " + Quoted.of(json));
     }
     return root;
+  }
+
+  /**
+   * Why {@code json} is not JSON, with the parse position as line and column and, when the position
+   * lies beyond what the quoted value shows, the text just before it. Jackson's own message names
+   * its source and position in its own words ({@code [Source: REDACTED ...; line: 1, column: 1]}),
+   * which say nothing here: they are given as line and column too.
+   */
+  private static String notJson(String json, JsonProcessingException e) {
+    String reason =
+        JACKSON_LOCATION
+            .matcher(String.valueOf(e.getOriginalMessage()))
+            .replaceAll(
+                found ->
+                    found.group(2) == null
+                        ? "line " + found.group(1)
+                        : "line " + found.group(1) + ", column " + found.group(2))
+            .replace('\n', ' ');
+    JsonLocation at = e.getLocation();
+    if (at == null) {
+      return "not JSON ('" + reason + "'): " + Quoted.of(json);
+    }
+    StringBuilder message =
+        new StringBuilder("not JSON ('")
+            .append(reason)
+            .append("' at line ")
+            .append(at.getLineNr())
+            .append(", column ")
+            .append(at.getColumnNr());
+    long offset = at.getCharOffset();
+    if (offset >= Quoted.MAX_SHOWN - BEFORE_POSITION && offset <= json.length()) {
+      int end = (int) offset;
+      message
+          .append(", after ")
+          .append(Quoted.of(json.substring(Math.max(0, end - BEFORE_POSITION), end)));
+    }
+    return message.append("): ").append(Quoted.of(json)).toString();
   }
 
   /**

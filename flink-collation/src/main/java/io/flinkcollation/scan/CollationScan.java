@@ -3,6 +3,7 @@ package io.flinkcollation.scan;
 import io.flinkcollation.api.PublicApi;
 import io.flinkcollation.collation.Collations;
 import io.flinkcollation.metadata.CollationMetric;
+import io.flinkcollation.metadata.LoggedOnce;
 import io.flinkcollation.metadata.ReservedMetricIds;
 import io.flinkcollation.metadata.TableCollations;
 import io.flinkcollation.scan.FileDecision.Reason;
@@ -72,7 +73,14 @@ public final class CollationScan {
     Preconditions.checkArgument(table != null, "Cannot scan: table is null");
     Schema schema = table.schema();
     TableCollations collations = TableCollations.fromTable(table).forSchema(schema);
-    if (!collations.problems().isEmpty()) {
+    // Once per table and property value, whichever catalog (and so name) it was loaded through:
+    // every planning of a query creates a scan (docs/other-tools.md).
+    if (!collations.problems().isEmpty()
+        && LoggedOnce.first(
+            "scan\n"
+                + table.location()
+                + '\n'
+                + table.properties().get(TableCollations.PROPERTY))) {
       LOG.warn(
           "{}",
           collations.unreadableMessage(

@@ -136,7 +136,8 @@ public final class ColumnPruning {
     return decide(task.file(), mayMatch).withTask(task);
   }
 
-  private FileDecision decide(DataFile file, Predicate<CollationBounds> mayMatch) {
+  /** {@link #decide(FileScanTask, Predicate)} on a file before any task exists. */
+  FileDecision decide(DataFile file, Predicate<CollationBounds> mayMatch) {
     if (everyFile != null) {
       return new FileDecision(null, everyFile, null);
     }

@@ -5,6 +5,7 @@ import io.flinkcollation.metadata.TableCollations;
 import io.flinkcollation.metadata.UpdateCollations;
 import io.flinkcollation.sql.function.CollationCatalogFunction;
 import io.flinkcollation.sql.function.CollationFunctions;
+import io.flinkcollation.sql.inspect.CollationBoundsTable;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -288,8 +289,14 @@ public class CollationCatalog extends FlinkCatalog {
   @Override
   public CatalogTable getTable(ObjectPath tablePath)
       throws TableNotExistException, CatalogException {
+    Optional<MetadataTableName> metadata = MetadataTableName.of(tablePath);
+    if (metadata.isPresent() && metadata.get().isCollationBounds()) {
+      loadTable(metadata.get().base());
+      return CollationBoundsTable.catalogTable(metadata.get().base().getFullName());
+    }
     if (tablePath.getObjectName().contains(METADATA_TABLE_SEPARATOR)) {
-      // Iceberg's metadata tables (users$snapshots, ...) have no collations.
+      // Iceberg's metadata tables (users$snapshots, ...) have no collations: Iceberg's catalog
+      // serves them, and its source reads them (CollationTableFactory).
       return super.getTable(tablePath);
     }
     Table table = loadTable(tablePath);
@@ -309,6 +316,14 @@ public class CollationCatalog extends FlinkCatalog {
         .comment(table.properties().get(TableProperties.COMMENT))
         .options(SensitiveOptions.redact(options))
         .build();
+  }
+
+  @Override
+  public boolean tableExists(ObjectPath tablePath) throws CatalogException {
+    Optional<MetadataTableName> metadata = MetadataTableName.of(tablePath);
+    return metadata.isPresent() && metadata.get().isCollationBounds()
+        ? super.tableExists(metadata.get().base())
+        : super.tableExists(tablePath);
   }
 
   /** Identity partitions as Flink partition keys; none if any transform is not identity. */

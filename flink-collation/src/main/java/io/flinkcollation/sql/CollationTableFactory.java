@@ -5,13 +5,16 @@ import io.flinkcollation.metadata.TableCollations;
 import io.flinkcollation.metadata.UpdateCollations;
 import io.flinkcollation.sink.CollationSinkOptions;
 import io.flinkcollation.sink.CollationWriteConf;
+import io.flinkcollation.sql.inspect.CollationBoundsSource;
 import io.flinkcollation.sql.source.CollationTableSource;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -34,6 +37,7 @@ import org.apache.flink.table.connector.source.DynamicTableSource;
 import org.apache.flink.table.factories.DynamicTableSinkFactory;
 import org.apache.flink.table.factories.DynamicTableSourceFactory;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.flink.FlinkCatalogFactory;
 import org.apache.iceberg.flink.FlinkDynamicTableFactory;
 import org.apache.iceberg.flink.FlinkWriteOptions;
@@ -127,6 +131,16 @@ public class CollationTableFactory implements DynamicTableSinkFactory, DynamicTa
 
   @Override
   public DynamicTableSource createDynamicTableSource(Context context) {
+    Optional<MetadataTableName> metadata = metadataTable(context);
+    if (metadata.isPresent()) {
+      if (metadata.get().isCollationBounds()) {
+        return new CollationBoundsSource(
+            catalog.tableLoader(metadata.get().base()),
+            context.getObjectIdentifier().asSummaryString());
+      }
+      // Iceberg's metadata tables, read as Iceberg's catalog reads them: no collation pruning.
+      return new FlinkDynamicTableFactory(catalog).createDynamicTableSource(context);
+    }
     // A connector table is created with its collations if it is missing, so that Iceberg's source,
     // which would create it without them, finds it.
     Target target = catalog != null ? catalogTable(context) : connectorTable(context);
@@ -176,8 +190,20 @@ public class CollationTableFactory implements DynamicTableSinkFactory, DynamicTa
     }
   }
 
+  /** The metadata table the context names, in a catalog; connector tables are never one. */
+  private Optional<MetadataTableName> metadataTable(Context context) {
+    return catalog == null
+        ? Optional.empty()
+        : MetadataTableName.of(context.getObjectIdentifier().toObjectPath());
+  }
+
   @Override
   public DynamicTableSink createDynamicTableSink(Context context) {
+    Optional<MetadataTableName> metadata = metadataTable(context);
+    if (metadata.isPresent()) {
+      throw new ValidationException(
+          metadata.get().readOnlyMessage(context.getObjectIdentifier().asSummaryString()));
+    }
     Map<String, String> options = context.getCatalogTable().getOptions();
     if (Boolean.parseBoolean(options.get(USE_DYNAMIC_SINK))) {
       throw CollationOptions.invalid(
@@ -284,8 +310,43 @@ public class CollationTableFactory implements DynamicTableSinkFactory, DynamicTa
               "Table %s: upsert needs the columns that identify a row, and the table has no"
                   + " primary key; '%s' = 'true' is %s. Declare PRIMARY KEY (...) NOT ENFORCED"
                   + " on the table, or set '%s' = 'false'",
-              table.name(), upsert, conf.source(upsert), upsert));
+              table.name(), upsert, upsertSources(table, options, session, source), upsert));
     }
+  }
+
+  /**
+   * Every place that sets upsert on: the option (a hint, the table's own property, or a connector
+   * table's option), Iceberg's table property and the session, as "set by a hint and as table
+   * property 'write.upsert.enabled'". Flink merges hints into the table's options before this
+   * factory sees them, so a hint that repeats the table's own value cannot be told from it.
+   */
+  private String upsertSources(
+      Table table,
+      Map<String, String> options,
+      ReadableConfig session,
+      Function<String, String> source) {
+    String upsert = FlinkWriteOptions.WRITE_UPSERT_ENABLED.key();
+    List<String> places = new ArrayList<>();
+    if (Boolean.parseBoolean(options.get(upsert))) {
+      String place = source.apply(upsert);
+      places.add(
+          catalog != null && Objects.equals(table.properties().get(upsert), options.get(upsert))
+              ? place + " (or by a hint that repeats it)"
+              : place);
+    }
+    if (Boolean.parseBoolean(table.properties().get(TableProperties.UPSERT_ENABLED))) {
+      places.add("set as table property '" + TableProperties.UPSERT_ENABLED + "'");
+    }
+    if (session
+        .getOptional(ConfigOptions.key(upsert).booleanType().noDefaultValue())
+        .orElse(false)) {
+      places.add("set in the session configuration");
+    }
+    List<String> joined = new ArrayList<>();
+    for (int i = 0; i < places.size(); i++) {
+      joined.add(i == 0 ? places.get(i) : places.get(i).replaceFirst("^set ", ""));
+    }
+    return String.join(" and ", joined);
   }
 
   /** The Iceberg table a Flink table writes to, and the loader writers open it with. */

@@ -3,6 +3,7 @@ package io.flinkcollation.metadata;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.flinkcollation.collation.Quoted;
 import java.util.List;
 import java.util.Map;
 import org.apache.iceberg.Schema;
@@ -101,6 +102,36 @@ class TableCollationsJsonTest {
 
     assertThat(read.collationOf(2)).isEqualTo("acme.NoCase");
     assertThat(read.toJson()).isEqualTo(json);
+  }
+
+  @Test
+  void aPropertyThatIsNotJsonIsToldWithItsLineAndColumnInsteadOfJacksonsSource() {
+    assertThat(problems("{\"fields\":[{\"field-id\":2,\"collation\":\"icu.en_US-ci\"}]}}"))
+        .containsExactly(
+            "not JSON ('Unexpected close marker '}': expected ']' (for root starting at line 1)'"
+                + " at line 1, column 55): '{\"fields\":[{\"field-id\":2,\"collation\":"
+                + "\"icu.en_US-ci\"}]}}'");
+    assertThat(problems("[1,2"))
+        .containsExactly(
+            "not JSON ('Unexpected end-of-input: expected close marker for Array (start marker at"
+                + " line 1, column 1)' at line 1, column 5): '[1,2'");
+    assertThat(problems("not json"))
+        .containsExactly(
+            "not JSON ('Unrecognized token 'not': was expecting (JSON String, Number, Array,"
+                + " Object or token 'null', 'true' or 'false')' at line 1, column 4): 'not json'");
+    // Beyond what the quoted value shows, the text before the position is quoted too.
+    String metrics =
+        "{\"fields\":[{\"field-id\":2,\"collation\":\"icu.en_US-ci\",\"collation-metrics\":"
+            + "[{\"id\":5 \"collation\":\"x\"}]}]}";
+    assertThat(problems(metrics))
+        .containsExactly(
+            "not JSON ('Unexpected character ('\"' (code 34)): was expecting comma to separate"
+                + " Object entries' at line 1, column 82, after 'n-metrics\":[{\"id\":5 '): "
+                + Quoted.of(metrics));
+  }
+
+  private static List<String> problems(String json) {
+    return TableCollations.fromProperties(Map.of(TableCollations.PROPERTY, json)).problems();
   }
 
   @ParameterizedTest(name = "{0}")

@@ -16,6 +16,7 @@ import io.flinkcollation.metadata.UpdateCollations;
 import io.flinkcollation.scan.FileDecision.Reason;
 import io.flinkcollation.stats.CollationBounds;
 import io.flinkcollation.stats.CollationStats;
+import io.flinkcollation.testing.CapturedLog;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
@@ -39,6 +40,7 @@ import org.apache.iceberg.data.Record;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.io.CloseableIterable;
+import org.apache.logging.log4j.Level;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -576,6 +578,47 @@ class CollationScanTest {
   }
 
   // ---------------------------------------------------------------------------------------------
+
+  @Test
+  void anUnreadablePropertyIsLoggedOncePerTableAndValueNotOnEveryPlanning() {
+    String broken = "{\"fields\":[{\"field-id\":2,\"collation\":\"icu.en_US-ci\"}]}}";
+    String message =
+        "Table "
+            + table.name()
+            + " is scanned without collation pruning on the columns concerned: its 'collations'"
+            + " property cannot be read: not JSON ('Unexpected close marker '}': expected ']' (for"
+            + " root starting at line 1)' at line 1, column 55): "
+            + "'{\"fields\":[{\"field-id\":2,\"collation\":\"icu.en_US-ci\"}]}}'. Repair it"
+            + " through flink-collation: UpdateCollations.of(table).repair().commit() keeps the"
+            + " readable declarations and drops the rest; or redeclare or reset the affected"
+            + " column, UpdateCollations.of(table).dropCollation(\"<column>\").commit(), in SQL"
+            + " ALTER TABLE "
+            + table.name()
+            + " RESET ('collation.<column>')";
+    try (CapturedLog log = CapturedLog.of(CollationScan.class, Level.WARN)) {
+      table.updateProperties().set(TableCollations.PROPERTY, broken).commit();
+      for (int i = 0; i < 5; i++) {
+        assertThat(
+                CollationScan.of(table)
+                    .planFiles(CollationPredicate.equal("name", "x"))
+                    .scannedFiles())
+            .isEqualTo(3);
+      }
+      assertThat(log.messages(Level.WARN)).containsExactly(message);
+
+      table.updateProperties().set(TableCollations.PROPERTY, "[1,2").commit();
+      CollationScan.of(table);
+      CollationScan.of(table);
+      assertThat(log.messages(Level.WARN))
+          .as("a new value is told once more")
+          .hasSize(2)
+          .last()
+          .asString()
+          .contains(
+              "not JSON ('Unexpected end-of-input: expected close marker for Array (start marker"
+                  + " at line 1, column 1)' at line 1, column 5): '[1,2'");
+    }
+  }
 
   private Table collated(String name, String collation) {
     return collated(warehouse, name, collation);

@@ -99,12 +99,15 @@ class OtherToolsSinkITCase {
       throws Exception {
     Table table = warehouse.create("t", SCHEMA, PartitionSpec.unpartitioned(), Map.of());
     String stale;
+    String collation;
     if (example.startsWith("a column")) {
+      collation = DE_CI;
       UpdateCollations.of(table).collate("city", DE_CI).addMetric("city").commit();
       int metric = TableCollations.fromTable(reload()).field(3).orElseThrow().metrics().get(0).id();
       reload().updateSchema().deleteColumn("city").commit();
       stale = "field 3 " + DE_CI + " [metric " + metric + " (" + DE_CI + " @ " + VERSION + ")]";
     } else {
+      collation = EN_CI;
       reload().updateSchema().deleteColumn("city").commit();
       reload()
           .updateProperties()
@@ -124,17 +127,18 @@ class OtherToolsSinkITCase {
         .as("the columns' own bounds, no collation bounds")
         .containsExactlyInAnyOrder(1, 2);
     assertThat(sinkLog.getMessages())
+        .as("one warning; its example declares the column the table has")
         .containsExactly(
-            "Table test.db.t: its 'collations' property declares collations of fields the schema"
-                + " no longer has (dropped through plain Iceberg, or declared by another tool): "
+            "Table test.db.t: its 'collations' property declares collations only of fields the"
+                + " schema no longer has (dropped through plain Iceberg, or declared by another"
+                + " tool): "
                 + stale
-                + ". Writers ignore them and write no bounds for them;"
-                + " UpdateCollations.of(table).commit() removes them (their metric ids stay"
-                + " reserved)",
-            "Table test.db.t declares no collations, so the collation sink writes it without"
-                + " collation bounds, as Iceberg's FlinkSink would. Declare them first for"
-                + " bounds, for example UpdateCollations.of(table).collate(\"name\","
-                + " \"icu.en_US-ci\").addMetric(\"name\").commit()");
+                + ". The collation sink writes it without collation bounds, as Iceberg's"
+                + " FlinkSink would. UpdateCollations.of(table).commit() removes them (their"
+                + " metric ids stay reserved); for bounds, declare a column of the table, for"
+                + " example UpdateCollations.of(table).collate(\"name\", \""
+                + collation
+                + "\").addMetric(\"name\").commit()");
   }
 
   /**

@@ -218,7 +218,7 @@ class BadDeclarationsITCase {
             "a malformed 'collations' property",
             "{\"fields\":[{\"field-id\":2,",
             u -> u.collate("note", "icu.en_US").commit(),
-            "Table hadoop.db.users cannot change its collations; nothing was committed: its 'collations' property cannot be read: not JSON ('Unexpected end-of-input within/between Object entries' at character 25): '{\"fields\":[{\"field-id\":2,'. Repair it through flink-collation: UpdateCollations.of(table).repair().commit() keeps the readable declarations and drops the rest; or redeclare or reset the affected column, UpdateCollations.of(table).dropCollation(\"<column>\").commit(), in SQL ALTER TABLE hadoop.db.users RESET ('collation.<column>')"),
+            "Table hadoop.db.users cannot change its collations; nothing was committed: its 'collations' property cannot be read: not JSON ('Unexpected end-of-input within/between Object entries' at line 1, column 26): '{\"fields\":[{\"field-id\":2,'. Repair it through flink-collation: UpdateCollations.of(table).repair().commit() keeps the readable declarations and drops the rest; or redeclare or reset the affected column, UpdateCollations.of(table).dropCollation(\"<column>\").commit(), in SQL ALTER TABLE hadoop.db.users RESET ('collation.<column>')"),
         sql(
             "unknown locale in CREATE TABLE",
             "CREATE TABLE lake.db.bad (id BIGINT, name STRING) WITH ('collation.name' ="
@@ -298,7 +298,17 @@ class BadDeclarationsITCase {
             "upsert-enabled as a table property without a key",
             "ALTER TABLE " + TABLE + " SET ('upsert-enabled' = 'true')",
             String.format(INSERT, ""),
-            "Table lake.db.users: upsert needs the columns that identify a row, and the table has no primary key; 'upsert-enabled' = 'true' is set as a table property. Declare PRIMARY KEY (...) NOT ENFORCED on the table, or set 'upsert-enabled' = 'false'"),
+            "Table lake.db.users: upsert needs the columns that identify a row, and the table has no primary key; 'upsert-enabled' = 'true' is set as a table property (or by a hint that repeats it). Declare PRIMARY KEY (...) NOT ENFORCED on the table, or set 'upsert-enabled' = 'false'"),
+        sqlAfter(
+            "upsert-enabled as a table property and a hint that repeats it, without a key",
+            "ALTER TABLE " + TABLE + " SET ('upsert-enabled' = 'true')",
+            String.format(INSERT, "/*+ OPTIONS('upsert-enabled' = 'true') */"),
+            "Table lake.db.users: upsert needs the columns that identify a row, and the table has no primary key; 'upsert-enabled' = 'true' is set as a table property (or by a hint that repeats it). Declare PRIMARY KEY (...) NOT ENFORCED on the table, or set 'upsert-enabled' = 'false'"),
+        sqlAfter(
+            "upsert-enabled as a hint and Iceberg's write.upsert.enabled, without a key",
+            "ALTER TABLE " + TABLE + " SET ('write.upsert.enabled' = 'true')",
+            String.format(INSERT, "/*+ OPTIONS('upsert-enabled' = 'true') */"),
+            "Table lake.db.users: upsert needs the columns that identify a row, and the table has no primary key; 'upsert-enabled' = 'true' is set by a hint and as table property 'write.upsert.enabled'. Declare PRIMARY KEY (...) NOT ENFORCED on the table, or set 'upsert-enabled' = 'false'"),
         sql(
             "upsert-enabled as a hint without a key",
             String.format(INSERT, "/*+ OPTIONS('upsert-enabled' = 'true') */"),

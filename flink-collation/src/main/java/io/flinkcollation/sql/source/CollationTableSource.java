@@ -285,7 +285,7 @@ public final class CollationTableSource
    * The table as {@code loader} loads it now, through a clone of its own, closed after: how the
    * client, the split pruner and the batch planner each load it ({@code purpose} names which).
    */
-  static Table loadTable(TableLoader loader, String purpose) {
+  public static Table loadTable(TableLoader loader, String purpose) {
     try (TableLoader opened = loader.clone()) {
       opened.open();
       return opened.loadTable();
