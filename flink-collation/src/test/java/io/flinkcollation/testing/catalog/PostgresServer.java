@@ -25,15 +25,16 @@ import java.util.concurrent.TimeUnit;
  * nobody} through util-linux's {@code setpriv}. The server's pid is written to {@code
  * target/catalog-servers/pids/<pid>.pid}, holding its data directory (an argument of its command
  * line), so that {@code .ci/run} stops it should the test JVM die before {@link #close} (as the
- * cluster tests' {@code StandaloneCluster} does for its processes).
+ * cluster tests' {@code StandaloneCluster} does for its processes). Paths are relative to the
+ * module the tests run in: {@code CatalogMatrix} in flink-collation, {@code ChaosIT} in cluster-it.
  */
-final class PostgresServer implements AutoCloseable {
+public final class PostgresServer implements AutoCloseable {
 
   /** The superuser the JDBC catalog connects as. */
-  static final String USER = "iceberg";
+  public static final String USER = "iceberg";
 
   /** Its password: a credential the SQL layer must hide ({@code jdbc.password}). */
-  static final String PASSWORD = "lake-secret";
+  public static final String PASSWORD = "lake-secret";
 
   private static final String BINARIES = "postgres-linux-x86_64.txz";
   private static final Path INSTALLATION = Paths.get("target", "postgres");
@@ -57,7 +58,7 @@ final class PostgresServer implements AutoCloseable {
    * Starts a server on a new database cluster in a temporary directory of its own (not under the
    * tests' private temporary directories: under root, {@code nobody} must reach it).
    */
-  static PostgresServer start() throws IOException, InterruptedException {
+  public static PostgresServer start() throws IOException, InterruptedException {
     Path bin = install().resolve("bin");
     Path base = Files.createTempDirectory("catalog-postgres");
     Path data = base.resolve("data");
@@ -117,7 +118,7 @@ final class PostgresServer implements AutoCloseable {
   }
 
   /** The JDBC URL of its {@code postgres} database. */
-  String jdbcUrl() {
+  public String jdbcUrl() {
     return "jdbc:postgresql://127.0.0.1:" + port + "/postgres";
   }
 
