@@ -47,7 +47,6 @@ public final class ClusterTests {
           "org.apache.flink.test.util.MiniClusterWithClientResource",
           "org.apache.flink.table.gateway.SqlGateway",
           "io.flinkcollation.testing.catalog.RestCatalogServer",
-          "io.flinkcollation.testing.catalog.PostgresServer",
           "io.flinkcollation.cluster.StandaloneCluster");
 
   /** Methods that run a Flink job, by the type that declares them. */
