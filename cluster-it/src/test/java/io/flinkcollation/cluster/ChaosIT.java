@@ -10,6 +10,7 @@ import io.flinkcollation.metadata.UpdateCollations;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -19,29 +20,32 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.LongStream;
-import org.apache.hadoop.conf.Configuration;
+import java.util.stream.Stream;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.Record;
-import org.apache.iceberg.rest.RESTCatalog;
 import org.apache.iceberg.types.Types;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Everything at once on a standalone cluster (two TaskManagers of two slots) against Iceberg's REST
- * catalog server in a process of its own (docs/deployment.md#the-chaos-test): an append job with
- * {@code range} distribution and in-job compaction on table A, an upsert job on table B, a
- * TaskManager killed with SIGKILL at seeded random times and replaced, an {@code ADD COLUMN} and a
- * new collation declared on A while the jobs run, and a plain Iceberg writer appending to A. Then:
- * every row exactly once, B equal to the replay of its upserts, every bound recomputed from its
- * file's rows, and seeded random collated predicates that prune no file holding a match.
+ * Everything at once on a standalone cluster (two TaskManagers of two slots), once against
+ * Iceberg's REST catalog server in a process of its own and once against Iceberg's JDBC catalog on
+ * a PostgreSQL server (docs/deployment.md#the-chaos-test): an append job with {@code range}
+ * distribution and in-job compaction on table A, an upsert job on table B, a TaskManager killed
+ * with SIGKILL at seeded random times and replaced, an {@code ADD COLUMN} and a new collation
+ * declared on A while the jobs run, and a plain Iceberg writer appending to A. Then: every row
+ * exactly once, B equal to the replay of its upserts, every bound recomputed from its file's rows,
+ * and seeded random collated predicates that prune no file holding a match.
  *
  * <p>{@code -Dchaos.minutes=N} (default 1) sets how long the jobs' sources emit without failures;
- * {@code -Dchaos.seed=S} the seed of the kill times and the predicates.
+ * {@code -Dchaos.seed=S} the seed of the kill times and the predicates; {@code
+ * -Dchaos.catalogs=rest,postgres} (the default) the catalogs it runs on.
  */
 class ChaosIT {
   private static final int MINUTES = Integer.getInteger("chaos.minutes", 1);
   private static final long SEED = Long.getLong("chaos.seed", 20261202L);
+  private static final String CATALOGS = System.getProperty("chaos.catalogs", "rest,postgres");
 
   private static final TableIdentifier A = TableIdentifier.of("chaos", "a");
   private static final TableIdentifier B = TableIdentifier.of("chaos", "b");
@@ -50,9 +54,14 @@ class ChaosIT {
   private static final long FIRST_PLAIN_ID = 1_000_000_000L;
   private static final int PREDICATES = 1000;
 
-  @Test
-  void appendsUpsertsKillsSchemaChangesAndAnotherWriterAtOnce() throws Exception {
-    Path home = Files.createTempDirectory(ClusterFiles.DIR, "chaos-");
+  static Stream<String> catalogs() {
+    return Arrays.stream(CATALOGS.split(",")).map(String::trim).filter(c -> !c.isEmpty());
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("catalogs")
+  void appendsUpsertsKillsSchemaChangesAndAnotherWriterAtOnce(String catalogKind) throws Exception {
+    Path home = Files.createTempDirectory(ClusterFiles.DIR, "chaos-" + catalogKind + "-");
     long seconds = MINUTES * 60L;
     long appendRows = 2 * ROWS_PER_SECOND * seconds; // two source subtasks
     long upserts = ROWS_PER_SECOND * seconds; // one source subtask
@@ -60,13 +69,10 @@ class ChaosIT {
     Random killTimes = new Random(SEED);
     Random batchSizes = new Random(SEED + 1);
     try (StandaloneCluster cluster = ClusterFiles.clusterWithSqlJar(home, 2);
-        RESTCatalog catalog = new RESTCatalog()) {
+        ChaosCatalog catalog = ChaosCatalog.start(catalogKind, cluster, home)) {
       cluster.start(2);
-      String uri = RestCatalogProcess.start(cluster, home.resolve("rest-catalog"));
-      catalog.setConf(new Configuration());
-      catalog.initialize("chaos", Map.of("uri", uri));
-      Table a = SequenceTables.createAppendTable(catalog, A);
-      Table b = SequenceTables.createUpsertTable(catalog, B);
+      Table a = SequenceTables.createAppendTable(catalog.catalog(), A);
+      Table b = SequenceTables.createUpsertTable(catalog.catalog(), B);
       Path jar = JobJar.write(home.resolve("cluster-test-jobs.jar"));
       long started = System.currentTimeMillis();
       Process appendJob =
@@ -74,29 +80,27 @@ class ChaosIT {
               cluster,
               jar,
               AppendJob.class,
-              "--catalog-uri",
-              uri,
-              "--table",
-              A.toString(),
-              "--rows",
-              Long.toString(appendRows),
-              "--rows-per-second",
-              Integer.toString(ROWS_PER_SECOND));
+              catalog.jobArguments(
+                  "--table",
+                  A.toString(),
+                  "--rows",
+                  Long.toString(appendRows),
+                  "--rows-per-second",
+                  Integer.toString(ROWS_PER_SECOND)));
       Process upsertJob =
           JobJar.run(
               cluster,
               jar,
               UpsertJob.class,
-              "--catalog-uri",
-              uri,
-              "--table",
-              B.toString(),
-              "--rows",
-              Long.toString(upserts),
-              "--rows-per-second",
-              Integer.toString(ROWS_PER_SECOND),
-              "--keys",
-              Long.toString(UPSERT_KEYS));
+              catalog.jobArguments(
+                  "--table",
+                  B.toString(),
+                  "--rows",
+                  Long.toString(upserts),
+                  "--rows-per-second",
+                  Integer.toString(ROWS_PER_SECOND),
+                  "--keys",
+                  Long.toString(UPSERT_KEYS)));
 
       Chaos chaos = new Chaos(cluster, killTimes);
       // The clock of the schema changes and kills starts once both jobs are submitted: each job
@@ -175,13 +179,14 @@ class ChaosIT {
               a, List.of("name", "note"), new Random(SEED + 2), PREDICATES);
 
       System.out.printf(
-          "Chaos (seed %d, %d min of load, %d s in all): %d TaskManagers killed, %d recoveries"
+          "Chaos (%s catalog, seed %d, %d min of load, %d s in all): %d TaskManagers killed, %d recoveries"
               + " seen (%d job restarts, %d of them the range statistics coordinator failover);"
               + " table A %d rows exactly once (%d from the job, %d from %d plain appends, %d"
               + " plain conflicts), %d rewrites committed; table B %d upserts on %d keys equal"
               + " their replay; %d files checked (%d with %d bounds recomputed from their rows, %d"
               + " plain files without bounds); %d predicates, %d files pruned, none holding a"
               + " match%n",
+          catalogKind,
           SEED,
           MINUTES,
           TimeUnit.MILLISECONDS.toSeconds(ended - started),

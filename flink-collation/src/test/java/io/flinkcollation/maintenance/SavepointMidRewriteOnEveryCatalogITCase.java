@@ -10,7 +10,6 @@ import io.flinkcollation.testing.catalog.CatalogMatrix;
 import io.flinkcollation.testing.catalog.TestCatalog;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -178,20 +177,8 @@ class SavepointMidRewriteOnEveryCatalogITCase {
 
   /** The catalog of {@code kind}, its tables reading through {@link BlockingRewriteReads}. */
   private static CatalogLoader blockingLoader(TestCatalog kind) {
-    Map<String, String> options = new HashMap<>(CATALOGS.options(kind));
-    options.put(CatalogProperties.FILE_IO_IMPL, BlockingRewriteReads.class.getName());
-    org.apache.hadoop.conf.Configuration hadoop = new org.apache.hadoop.conf.Configuration();
-    switch (kind) {
-      case HADOOP:
-        return CatalogLoader.hadoop(CatalogMatrix.NAME, hadoop, options);
-      case JDBC:
-        return CatalogLoader.custom(
-            CatalogMatrix.NAME, options, hadoop, options.get(CatalogProperties.CATALOG_IMPL));
-      case REST:
-        return CatalogLoader.rest(CatalogMatrix.NAME, hadoop, options);
-      default:
-        throw new IllegalArgumentException("Unknown catalog " + kind);
-    }
+    return CATALOGS.loader(
+        kind, Map.of(CatalogProperties.FILE_IO_IMPL, BlockingRewriteReads.class.getName()));
   }
 
   private static Set<String> operations(Table table) {

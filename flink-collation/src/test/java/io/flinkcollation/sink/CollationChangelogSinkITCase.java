@@ -223,7 +223,8 @@ class CollationChangelogSinkITCase {
 
   /**
    * Every case on Hadoop; on JDBC and on REST one v2 and one v3 table, one upsert and one full
-   * changelog each, so that all four cases run on a catalog other than Hadoop.
+   * changelog each, so that all four cases run on a catalog other than Hadoop; on PostgreSQL the
+   * JDBC pair (a v2 upsert and a v3 changelog, both partitioned).
    */
   static Stream<Arguments> cases() {
     Arguments v2UpsertPartitioned = Arguments.of(2, true, true);
@@ -232,8 +233,10 @@ class CollationChangelogSinkITCase {
     Arguments v3ChangelogPartitioned = Arguments.of(3, false, true);
     return CatalogMatrix.hadoopInFull(
         List.of(v2UpsertPartitioned, v3Upsert, v2Changelog, v3ChangelogPartitioned),
-        List.of(v2UpsertPartitioned, v3ChangelogPartitioned),
-        List.of(v3Upsert, v2Changelog));
+        Map.of(
+            TestCatalog.JDBC, List.of(v2UpsertPartitioned, v3ChangelogPartitioned),
+            TestCatalog.REST, List.of(v3Upsert, v2Changelog),
+            TestCatalog.POSTGRES, List.of(v2UpsertPartitioned, v3ChangelogPartitioned)));
   }
 
   @ParameterizedTest(name = "{0}: format v{1}, upsert {2}, partitioned {3}")

@@ -19,6 +19,7 @@ import io.flinkcollation.testing.CollationBoundsAssert;
 import io.flinkcollation.testing.DataFileRows;
 import io.flinkcollation.testing.MiniClusters;
 import io.flinkcollation.testing.catalog.CatalogMatrix;
+import io.flinkcollation.testing.catalog.PostgresServer;
 import io.flinkcollation.testing.catalog.TestCatalog;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -143,6 +144,16 @@ class CollationSinkOnEveryCatalogITCase {
     }
     assertThat(rows)
         .containsExactlyInAnyOrder(Row.of(1L, "apple"), Row.of(2L, "APPLE"), Row.of(3L, "Banana"));
+    // The catalog's options travel with the table (src-catalog); the PostgreSQL password is hidden.
+    List<String> ddl = new ArrayList<>();
+    try (CloseableIterator<Row> result =
+        sql.executeSql("SHOW CREATE TABLE lake.db.users").collect()) {
+      result.forEachRemaining(row -> ddl.add(String.valueOf(row.getField(0))));
+    }
+    assertThat(String.join("\n", ddl)).doesNotContain(PostgresServer.PASSWORD);
+    if (kind == TestCatalog.POSTGRES) {
+      assertThat(String.join("\n", ddl)).contains("jdbc.password").contains("******");
+    }
 
     Table table = load(kind, TableIdentifier.of(DB, "users"));
     CollationMetric metric = TableCollations.fromTable(table).metrics().values().iterator().next();

@@ -14,13 +14,20 @@ import org.apache.iceberg.flink.TableLoader;
 
 /**
  * The command line the jobs share ({@code --key value} pairs): the catalog ({@code --catalog-uri}
- * of a REST catalog, or {@code --warehouse} of a Hadoop one), the table, the numbers to emit and
- * their rate, the parallelism and the checkpoint interval.
+ * of a REST catalog; {@code --jdbc-uri}, {@code --jdbc-user}, {@code --jdbc-password} and {@code
+ * --warehouse} of a JDBC one, named {@value #CATALOG_NAME}; or {@code --warehouse} of a Hadoop
+ * one), the table, the numbers to emit and their rate, the parallelism and the checkpoint interval.
  */
 final class JobArgs {
+  /** The catalog's name: a JDBC catalog keeps its tables under it, so the test uses it too. */
+  static final String CATALOG_NAME = "cluster";
+
   private static final Set<String> KEYS =
       Set.of(
           "catalog-uri",
+          "jdbc-uri",
+          "jdbc-user",
+          "jdbc-password",
           "warehouse",
           "table",
           "first",
@@ -65,13 +72,34 @@ final class JobArgs {
   private CatalogLoader catalogLoader() {
     String uri = values.get("catalog-uri");
     if (uri != null) {
-      return CatalogLoader.rest("cluster", new Configuration(), Map.of("uri", uri));
+      return CatalogLoader.rest(CATALOG_NAME, new Configuration(), Map.of("uri", uri));
     }
     String warehouse = values.get("warehouse");
     if (warehouse == null) {
-      throw new IllegalArgumentException("Missing --catalog-uri URI or --warehouse DIR");
+      throw new IllegalArgumentException(
+          "Missing --catalog-uri URI, --jdbc-uri URL with --warehouse DIR, or --warehouse DIR");
     }
-    return CatalogLoader.hadoop("cluster", new Configuration(), Map.of("warehouse", warehouse));
+    String jdbcUri = values.get("jdbc-uri");
+    if (jdbcUri != null) {
+      // The driver is in the cluster's lib/, beside the -sql jar's JdbcCatalog: DriverManager
+      // hands JdbcCatalog only drivers its own class loader sees.
+      return CatalogLoader.custom(
+          CATALOG_NAME,
+          Map.of(
+              "uri",
+              jdbcUri,
+              "jdbc.user",
+              values.getOrDefault("jdbc-user", ""),
+              "jdbc.password",
+              values.getOrDefault("jdbc-password", ""),
+              "jdbc.schema-version",
+              "V1",
+              "warehouse",
+              warehouse),
+          new Configuration(),
+          "org.apache.iceberg.jdbc.JdbcCatalog");
+    }
+    return CatalogLoader.hadoop(CATALOG_NAME, new Configuration(), Map.of("warehouse", warehouse));
   }
 
   /** An environment at {@code --parallelism} (default 2) that checkpoints as configured. */

@@ -33,9 +33,10 @@ import org.junit.jupiter.params.provider.Arguments;
 
 /**
  * One warehouse per {@link TestCatalog} for a test class: a Hadoop directory, a sqlite JDBC
- * catalog, and Iceberg's REST catalog server on 127.0.0.1 (started before the class, stopped
- * after). Gives each catalog's options the way a user writes them, for Iceberg's {@link
- * CatalogLoader} and for Flink SQL's {@code CREATE CATALOG}.
+ * catalog, Iceberg's REST catalog server on 127.0.0.1 (started before the class, stopped after),
+ * and a JDBC catalog on a PostgreSQL server on 127.0.0.1 (a process of its own, started when a test
+ * of the class first asks for it, stopped after the class). Gives each catalog's options the way a
+ * user writes them, for Iceberg's {@link CatalogLoader} and for Flink SQL's {@code CREATE CATALOG}.
  *
  * <p>After each test, every table and namespace the test left in a catalog it used is dropped, so
  * that each test, and each catalog's run of a parameterized test, starts on an empty catalog, as it
@@ -43,7 +44,8 @@ import org.junit.jupiter.params.provider.Arguments;
  *
  * <p>Parameterized tests take the catalog as their first argument: {@code @EnumSource(TestCatalog
  * .class)} or {@link #cases} when every case runs on every catalog, {@link #hadoopInFull} when slow
- * cases run in full on Hadoop and a representative subset on JDBC and REST.
+ * cases run in full on Hadoop and a representative subset on the others
+ * (docs/design.md#catalog-tests).
  */
 public final class CatalogMatrix implements BeforeAllCallback, AfterEachCallback, AfterAllCallback {
 
@@ -55,6 +57,7 @@ public final class CatalogMatrix implements BeforeAllCallback, AfterEachCallback
 
   private Path directory;
   private RestCatalogServerExtension restServer;
+  private PostgresServer postgres;
   private final Map<TestCatalog, Catalog> catalogs = new EnumMap<>(TestCatalog.class);
   private final EnumSet<TestCatalog> used = EnumSet.noneOf(TestCatalog.class);
 
@@ -89,11 +92,30 @@ public final class CatalogMatrix implements BeforeAllCallback, AfterEachCallback
         .flatMap(kind -> kind);
   }
 
+  /**
+   * The slow cases of a test: all of them on Hadoop, and on each other catalog of {@code subsets}
+   * the cases it maps to, the catalog first. Catalogs missing from {@code subsets} get none.
+   */
+  public static Stream<Arguments> hadoopInFull(
+      List<Arguments> all, Map<TestCatalog, List<Arguments>> subsets) {
+    Stream<Arguments> others =
+        subsets.entrySet().stream()
+            .filter(subset -> subset.getKey() != TestCatalog.HADOOP)
+            .sorted(Map.Entry.comparingByKey())
+            .flatMap(
+                subset ->
+                    cases(
+                        EnumSet.of(subset.getKey()), subset.getValue().toArray(new Arguments[0])));
+    return Stream.concat(
+        cases(EnumSet.of(TestCatalog.HADOOP), all.toArray(new Arguments[0])), others);
+  }
+
   @Override
   public void beforeAll(ExtensionContext context) throws Exception {
     directory = Files.createTempDirectory("catalog-matrix");
     // The JDBC catalog's driver, registered from the tests' own class loader.
     Class.forName("org.sqlite.JDBC");
+    Class.forName("org.postgresql.Driver");
     restServer = new RestCatalogServerExtension(directory.resolve("rest"));
     restServer.beforeAll(context);
   }
@@ -131,6 +153,10 @@ public final class CatalogMatrix implements BeforeAllCallback, AfterEachCallback
       }
       catalogs.clear();
       restServer.afterAll(context);
+      if (postgres != null) {
+        postgres.close();
+        postgres = null;
+      }
     } finally {
       deleteRecursively(directory);
     }
@@ -154,6 +180,14 @@ public final class CatalogMatrix implements BeforeAllCallback, AfterEachCallback
       case REST:
         options.put("catalog-type", "rest");
         options.put(CatalogProperties.URI, restServer.uri().toString());
+        break;
+      case POSTGRES:
+        options.put(CatalogProperties.CATALOG_IMPL, "org.apache.iceberg.jdbc.JdbcCatalog");
+        options.put(CatalogProperties.URI, postgres().jdbcUrl());
+        options.put("jdbc.user", PostgresServer.USER);
+        options.put("jdbc.password", PostgresServer.PASSWORD);
+        options.put("jdbc.schema-version", "V1");
+        options.put(CatalogProperties.WAREHOUSE_LOCATION, location("postgres"));
         break;
       default:
         throw new IllegalArgumentException("Unknown catalog " + kind);
@@ -184,6 +218,7 @@ public final class CatalogMatrix implements BeforeAllCallback, AfterEachCallback
       case HADOOP:
         return CatalogLoader.hadoop(NAME, new Configuration(), options);
       case JDBC:
+      case POSTGRES:
         return CatalogLoader.custom(
             NAME, options, new Configuration(), options.get(CatalogProperties.CATALOG_IMPL));
       case REST:
@@ -213,6 +248,21 @@ public final class CatalogMatrix implements BeforeAllCallback, AfterEachCallback
 
   public TableLoader tableLoader(TestCatalog kind, TableIdentifier identifier) {
     return TableLoader.fromCatalog(loader(kind), identifier);
+  }
+
+  /** The PostgreSQL server, started on first use. */
+  private PostgresServer postgres() {
+    if (postgres == null) {
+      try {
+        postgres = PostgresServer.start();
+      } catch (IOException e) {
+        throw new UncheckedIOException("Cannot start the PostgreSQL server", e);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("Interrupted starting the PostgreSQL server", e);
+      }
+    }
+    return postgres;
   }
 
   private String location(String name) {

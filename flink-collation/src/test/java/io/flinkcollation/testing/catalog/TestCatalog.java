@@ -10,5 +10,11 @@ public enum TestCatalog {
    * Iceberg's REST catalog client against Iceberg's REST catalog server: commits travel as a list
    * of metadata updates, as with Polaris, Nessie, Gravitino, Lakekeeper and cloud catalogs.
    */
-  REST
+  REST,
+  /**
+   * Iceberg's JDBC catalog on a PostgreSQL server, as JDBC catalogs run in production: commits are
+   * conditional updates of the catalog's row, under PostgreSQL's row locks instead of sqlite's file
+   * lock.
+   */
+  POSTGRES
 }
