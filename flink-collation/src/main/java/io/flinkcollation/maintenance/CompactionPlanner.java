@@ -100,7 +100,8 @@ final class CompactionPlanner extends ProcessFunction<Long, RewriteTask> {
         RewriteCollatedFiles.of(table)
             .minInputFiles(config.minInputFiles())
             .maxFileGroupSizeBytes(config.maxFileGroupSizeBytes())
-            .skip(file -> skipped.contains(file.location()));
+            .skip(file -> skipped.contains(file.location()))
+            .leveled();
     writeOptions.forEach(rewrite::set);
     if (sortColumn != null) {
       rewrite.sortBy(sortColumn);

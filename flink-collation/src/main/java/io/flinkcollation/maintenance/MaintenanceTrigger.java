@@ -73,6 +73,7 @@ final class MaintenanceTrigger extends AbstractStreamOperator<Long>
     super.open();
     tableLoader.open();
     table = tableLoader.loadTable();
+    MetadataRetention.apply(table);
     long now = getProcessingTimeService().getCurrentProcessingTime();
     if (state == null) {
       // A fresh start counts from the table's head: what was committed before is planned at the
