@@ -172,9 +172,7 @@ final class SnapshotExpiry {
       // or younger than the cutoff.
       Map<String, FileInfo> listed = new HashMap<>();
       for (String location : locations(current)) {
-        for (FileInfo file : ((SupportsPrefixOperations) current.io()).listPrefix(location)) {
-          listed.putIfAbsent(pathOf(file.location()), file);
-        }
+        listed.putAll(list((SupportsPrefixOperations) current.io(), location));
       }
       current.refresh();
       Set<String> referenced = referencedPaths(current);
@@ -211,6 +209,32 @@ final class SnapshotExpiry {
           config.orphanMinAgeSeconds());
     } catch (RuntimeException e) {
       LOG.warn("Table {}: orphan cleanup failed; retried at its next schedule", name(), e);
+    }
+  }
+
+  /** How often a listing that failed is started again. */
+  static final int LISTING_ATTEMPTS = 10;
+
+  /**
+   * Every file under {@code location}, by path. A listing fails when a file it found is deleted
+   * before its details are read (Hadoop's local file system reads them one by one, while each
+   * commit deletes an old metadata file): it is started again, up to {@link #LISTING_ATTEMPTS}
+   * times.
+   */
+  private static Map<String, FileInfo> list(SupportsPrefixOperations io, String location) {
+    for (int attempt = 1; ; attempt++) {
+      Map<String, FileInfo> listed = new HashMap<>();
+      try {
+        for (FileInfo file : io.listPrefix(location)) {
+          listed.putIfAbsent(pathOf(file.location()), file);
+        }
+        return listed;
+      } catch (RuntimeException e) {
+        if (attempt >= LISTING_ATTEMPTS) {
+          throw e;
+        }
+        LOG.debug("Listing {} failed (attempt {}); listing again", location, attempt, e);
+      }
     }
   }
 
