@@ -15,8 +15,11 @@ import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
@@ -29,7 +32,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
-import java.util.stream.Stream;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
@@ -387,19 +389,31 @@ public final class SoakBenchmark {
         a.getBytes(StandardCharsets.UTF_8), b.getBytes(StandardCharsets.UTF_8));
   }
 
+  /** The files under {@code directory} named {@code *suffix}, not hidden ones (Hadoop's .crc). */
   private static long files(Path directory, String suffix) {
-    if (!Files.isDirectory(directory)) {
-      return 0;
-    }
-    try (Stream<Path> paths = Files.walk(directory)) {
-      return paths
-          .filter(Files::isRegularFile)
-          .filter(path -> !path.getFileName().toString().startsWith("."))
-          .filter(path -> path.getFileName().toString().endsWith(suffix))
-          .count();
+    long[] count = new long[1];
+    try {
+      Files.walkFileTree(
+          directory,
+          new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) {
+              String name = file.getFileName().toString();
+              if (attributes.isRegularFile() && !name.startsWith(".") && name.endsWith(suffix)) {
+                count[0]++;
+              }
+              return FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult visitFileFailed(Path file, IOException e) {
+              return FileVisitResult.CONTINUE; // deleted while walking: not on disk any more
+            }
+          });
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+    return count[0];
   }
 
   private static Path local(String location) {

@@ -22,6 +22,7 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.flink.TableLoader;
 import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.FileInfo;
 import org.apache.iceberg.io.SupportsPrefixOperations;
 import org.apache.iceberg.util.PropertyUtil;
@@ -38,6 +39,7 @@ import org.slf4j.LoggerFactory;
  */
 final class SnapshotExpiry {
   private static final Logger LOG = LoggerFactory.getLogger(SnapshotExpiry.class);
+  private static final String HADOOP_FILE_IO = "org.apache.iceberg.hadoop.HadoopFileIO";
 
   private final TableLoader tableLoader;
   private final MaintenanceConfig config;
@@ -160,7 +162,8 @@ final class SnapshotExpiry {
   void deleteOrphanFiles(long now) {
     try {
       Table current = table();
-      if (!(current.io() instanceof SupportsPrefixOperations)) {
+      if (!(current.io() instanceof SupportsPrefixOperations)
+          && !HADOOP_FILE_IO.equals(current.io().getClass().getName())) {
         LOG.warn(
             "Table {}: orphan files are not cleaned: its FileIO {} cannot list files",
             current.name(),
@@ -172,7 +175,7 @@ final class SnapshotExpiry {
       // or younger than the cutoff.
       Map<String, FileInfo> listed = new HashMap<>();
       for (String location : locations(current)) {
-        listed.putAll(list((SupportsPrefixOperations) current.io(), location));
+        listed.putAll(list(current.io(), location));
       }
       current.refresh();
       Set<String> referenced = referencedPaths(current);
@@ -212,30 +215,23 @@ final class SnapshotExpiry {
     }
   }
 
-  /** How often a listing that failed is started again. */
-  static final int LISTING_ATTEMPTS = 10;
-
   /**
-   * Every file under {@code location}, by path. A listing fails when a file it found is deleted
-   * before its details are read (Hadoop's local file system reads them one by one, while each
-   * commit deletes an old metadata file): it is started again, up to {@link #LISTING_ATTEMPTS}
-   * times.
+   * Every file under {@code location}, by path. A {@link HadoopFileIO} is listed directory by
+   * directory with Hadoop's {@code FileSystem.listStatus}, not with its {@code listPrefix}: that
+   * reads each file's permissions on Hadoop's local file system (one process per file), and fails
+   * when a file is deleted meanwhile, which a table committing every second does to an old metadata
+   * file at each commit. Any other {@code FileIO} is listed with {@code listPrefix}.
    */
-  private static Map<String, FileInfo> list(SupportsPrefixOperations io, String location) {
-    for (int attempt = 1; ; attempt++) {
-      Map<String, FileInfo> listed = new HashMap<>();
-      try {
-        for (FileInfo file : io.listPrefix(location)) {
-          listed.putIfAbsent(pathOf(file.location()), file);
-        }
-        return listed;
-      } catch (RuntimeException e) {
-        if (attempt >= LISTING_ATTEMPTS) {
-          throw e;
-        }
-        LOG.debug("Listing {} failed (attempt {}); listing again", location, attempt, e);
-      }
+  private static Map<String, FileInfo> list(FileIO io, String location) {
+    if (HADOOP_FILE_IO.equals(io.getClass().getName())) {
+      // By name: this class must load where Hadoop is not on the class path.
+      return HadoopListing.list(io, location);
     }
+    Map<String, FileInfo> listed = new HashMap<>();
+    for (FileInfo file : ((SupportsPrefixOperations) io).listPrefix(location)) {
+      listed.putIfAbsent(pathOf(file.location()), file);
+    }
+    return listed;
   }
 
   /** The table's location, and its data and metadata locations when they are outside it. */
