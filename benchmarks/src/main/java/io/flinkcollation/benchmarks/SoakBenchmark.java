@@ -132,45 +132,53 @@ public final class SoakBenchmark {
   }
 
   public static void main(String[] args) throws Exception {
-    ExampleArgs parsed;
+    List<String> failures;
     try {
-      parsed =
-          ExampleArgs.parse(
-              args,
-              Set.of(
-                  "minutes",
-                  "rate",
-                  "parallelism",
-                  "buckets",
-                  "slices",
-                  "checkpoint-ms",
-                  "report-seconds",
-                  "probes",
-                  "warehouse"),
-              Set.of());
-      if (minutes(parsed) <= 0
-          || parsed.getLong("rate", 400) < 1
-          || parsed.getLong("parallelism", 2) < 1
-          || parsed.getLong("buckets", 2) < 1
-          || parsed.getLong("slices", 4) < 1
-          || parsed.getLong("checkpoint-ms", 1000) < 10
-          || parsed.getLong("report-seconds", 60) < 1
-          || parsed.getLong("probes", 100) < 1) {
-        throw new IllegalArgumentException(
-            "--minutes must be positive, --checkpoint-ms at least 10, the others at least 1");
-      }
+      failures = soak(args);
     } catch (IllegalArgumentException e) {
       System.err.println("Error: " + e.getMessage());
       System.err.println("Usage: " + USAGE);
       System.exit(2);
       return;
     }
-    List<String> failures = new SoakBenchmark(parsed).run();
     if (!failures.isEmpty()) {
       failures.forEach(failure -> System.out.println("FAILED: " + failure));
       System.exit(1);
     }
     System.out.println("OK: every row once, every bound exact");
+  }
+
+  /**
+   * Runs the soak the command line describes; the failed checks, none when every row is there once
+   * and every bound exact. A bad argument is an {@link IllegalArgumentException}.
+   */
+  static List<String> soak(String... args) throws Exception {
+    ExampleArgs parsed =
+        ExampleArgs.parse(
+            args,
+            Set.of(
+                "minutes",
+                "rate",
+                "parallelism",
+                "buckets",
+                "slices",
+                "checkpoint-ms",
+                "report-seconds",
+                "probes",
+                "warehouse"),
+            Set.of());
+    if (minutes(parsed) <= 0
+        || parsed.getLong("rate", 400) < 1
+        || parsed.getLong("parallelism", 2) < 1
+        || parsed.getLong("buckets", 2) < 1
+        || parsed.getLong("slices", 4) < 1
+        || parsed.getLong("checkpoint-ms", 1000) < 10
+        || parsed.getLong("report-seconds", 60) < 1
+        || parsed.getLong("probes", 100) < 1) {
+      throw new IllegalArgumentException(
+          "--minutes must be positive, --checkpoint-ms at least 10, the others at least 1");
+    }
+    return new SoakBenchmark(parsed).run();
   }
 
   private static double minutes(ExampleArgs args) {
@@ -183,7 +191,7 @@ public final class SoakBenchmark {
   }
 
   /** Runs the soak; the failed checks, none when every row is there once and every bound exact. */
-  List<String> run() throws Exception {
+  private List<String> run() throws Exception {
     HadoopCatalog catalog =
         new HadoopCatalog(new org.apache.hadoop.conf.Configuration(), warehouse);
     if (!catalog.namespaceExists(Namespace.of("bench"))) {
