@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.stream.Stream;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.flink.TableLoader;
 import org.apache.logging.log4j.Level;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -125,6 +126,10 @@ class SnapshotExpiryTest {
     long cutoff = expiry.expireOlderThan(table, now);
     int before = snapshots(table).size();
     long manifestsBefore = avroFiles(table);
+    TableLoader loader = warehouse.loader("t");
+    loader.open();
+    String name = loader.loadTable().name(); // as the stage's catalog names it
+    loader.close();
 
     try (CapturedLog log = CapturedLog.of(SnapshotExpiry.class, Level.INFO)) {
       expiry.expire(now);
@@ -140,7 +145,7 @@ class SnapshotExpiryTest {
                   "Table %s: expired %d snapshots older than %s and deleted the 0 data and %d"
                       + " metadata files only they referenced; kept %d snapshots, the oldest from"
                       + " %s",
-                  table.name(),
+                  name,
                   before - kept.size(),
                   Instant.ofEpochMilli(cutoff),
                   manifestsBefore - avroFiles(table),
