@@ -91,7 +91,7 @@ final class CompactionPlanner extends ProcessFunction<Long, RewriteTask> {
   private void plan(Collector<RewriteTask> out) {
     long now = System.currentTimeMillis();
     inFlight.removeIf(group -> now - group.plannedAtMillis > IN_FLIGHT_MILLIS);
-    table.refresh();
+    table = MetadataRetention.refreshed(tableLoader, table);
     releaseGroupsThatCannotCommit();
     Set<String> skipped = new HashSet<>();
     inFlight.forEach(group -> skipped.addAll(group.deletesByFile.keySet()));

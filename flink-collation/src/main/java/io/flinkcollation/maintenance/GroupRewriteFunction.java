@@ -81,7 +81,7 @@ final class GroupRewriteFunction extends RichAsyncFunction<RewriteTask, GroupRew
       tableLoader.open();
       table = tableLoader.loadTable();
     }
-    table.refresh();
+    table = MetadataRetention.refreshed(tableLoader, table);
     CollationTaskWriterFactory writers =
         new CollationTaskWriterFactory(
             table, FlinkSchemaUtil.convert(table.schema()), writeOptions, maxBoundLength);

@@ -131,7 +131,7 @@ final class MaintenanceTrigger extends AbstractStreamOperator<Long>
   }
 
   private void look(long now, boolean last) {
-    table.refresh();
+    table = MetadataRetention.refreshed(tableLoader, table);
     count(table.currentSnapshot());
     long sinceRewrite = now - state.lastRewriteMillis();
     boolean rewriteDue =

@@ -2,6 +2,8 @@ package io.flinkcollation.maintenance;
 
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.exceptions.ValidationException;
+import org.apache.iceberg.flink.TableLoader;
 import org.apache.iceberg.util.PropertyUtil;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -18,6 +20,22 @@ final class MetadataRetention {
   private static final Logger LOG = LoggerFactory.getLogger(MetadataRetention.class);
 
   private MetadataRetention() {}
+
+  /**
+   * {@code table} refreshed, or loaded again when it cannot be: a Hadoop catalog's table refreshes
+   * from the version it holds, and fails for good ("Metadata file for version N is missing") once
+   * more than {@code write.metadata.previous-versions-max} commits deleted that version's file
+   * since its last refresh. A fresh load finds the current version.
+   */
+  static Table refreshed(TableLoader loader, Table table) {
+    try {
+      table.refresh();
+      return table;
+    } catch (ValidationException e) {
+      LOG.debug("Table {}: cannot refresh, loading it again", table.name(), e);
+      return loader.loadTable();
+    }
+  }
 
   /** Sets the property when the table lacks it; a failure is logged, never thrown. */
   static void apply(Table table) {

@@ -57,7 +57,7 @@ final class SnapshotExpiry {
       tableLoader.open();
       table = tableLoader.loadTable();
     }
-    table.refresh();
+    table = MetadataRetention.refreshed(tableLoader, table);
     return table;
   }
 
