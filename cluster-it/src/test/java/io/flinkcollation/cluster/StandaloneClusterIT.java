@@ -16,9 +16,11 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.LongStream;
+import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.iceberg.SnapshotSummary;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
@@ -183,7 +185,14 @@ class StandaloneClusterIT {
     long rows = 16_000;
     Path warehouse = Files.createTempDirectory(cluster.home(), "rewrite-warehouse-");
     HadoopCatalog catalog = catalog(warehouse);
-    Table table = SequenceTables.createAppendTable(catalog, TableIdentifier.of("db", "names"));
+    TableIdentifier names = TableIdentifier.of("db", "names");
+    SequenceTables.createAppendTable(catalog, names)
+        .updateProperties()
+        // Few metadata files kept, so that the count below shows the stage turned their deletion
+        // on. A Hadoop table then refreshes only within 10 commits: the test loads it anew
+        // (docs/maintenance.md#bounded-metadata).
+        .set(TableProperties.METADATA_PREVIOUS_VERSIONS_MAX, "10")
+        .commit();
     Path jar = JobJar.write(warehouse.resolve("cluster-test-jobs.jar"));
     Process job =
         JobJar.run(
@@ -216,10 +225,13 @@ class StandaloneClusterIT {
           kills++;
           // The killed process's log is complete: what it shows in flight died with it.
           inFlightAtKill = RewriteLog.inFlight(log);
-          table.refresh();
           rowsCommittedAtKill =
               Long.parseLong(
-                  table.currentSnapshot().summary().get(SnapshotSummary.TOTAL_RECORDS_PROP));
+                  catalog
+                      .loadTable(names)
+                      .currentSnapshot()
+                      .summary()
+                      .get(SnapshotSummary.TOTAL_RECORDS_PROP));
           cluster.startTaskManager();
           break;
         }
@@ -231,11 +243,24 @@ class StandaloneClusterIT {
     assertThat(job.exitValue())
         .as("flink run's exit code, see %s", cluster.logDirectory())
         .isZero();
+    Table table = catalog.loadTable(names);
     SequenceTables.assertAppendRows(
         table, LongStream.range(0, rows).boxed().collect(Collectors.toSet()));
     List<?> files = CollationBoundsAssert.assertBoundsMatchData(table);
     int rewritesAfterKill = SequenceTables.rewrites(table, killedAtMillis);
     assertThat(rewritesAfterKill).as("rewrites committed after the kill").isPositive();
+    // Bounded metadata (docs/maintenance.md#bounded-metadata): the stage set the property, and the
+    // job's commits (one a checkpoint and one a rewrite group, dozens) left the newest 10
+    // metadata files and the current one, plus any a commit dropped before the stage had opened.
+    int commits = commits(table);
+    assertThat(table.properties())
+        .containsEntry(TableProperties.METADATA_DELETE_AFTER_COMMIT_ENABLED, "true");
+    try (Stream<Path> metadata = Files.list(warehouse.resolve("db/names/metadata"))) {
+      assertThat(metadata.filter(file -> file.getFileName().toString().endsWith(".metadata.json")))
+          .as("metadata files after %s commits", commits)
+          .hasSizeLessThanOrEqualTo(16);
+    }
+    assertThat(commits).as("snapshots of the job").isGreaterThan(30);
     System.out.printf(
         "In-job compaction: killed %d TaskManager(s), the last with %d rewrite group(s) in flight"
             + " and %d rows committed; %d rows exactly once, %d files with exact bounds, %d rewrites committed (%d after"

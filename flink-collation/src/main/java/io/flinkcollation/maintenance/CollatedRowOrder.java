@@ -115,6 +115,35 @@ final class CollatedRowOrder {
     }
   }
 
+  /**
+   * Where to cut rows sorted by {@link #sort} into at most {@code files} runs of about equal size:
+   * the end (exclusive) of each run, the last one {@code rows.size()}. A cut never falls between
+   * two collation-equal values, so that an equality predicate matches the range of one file.
+   */
+  int[] cuts(List<RowData> rows, int files) {
+    Comparator<String> order = Collations.resolve(collation).newComparator();
+    List<Integer> cuts = new ArrayList<>();
+    int size = rows.size();
+    int previous = 0;
+    for (int file = 1; file < files; file++) {
+      int cut = Math.max(previous + 1, (int) ((long) size * file / files));
+      while (cut < size && sameValue(order, value(rows.get(cut - 1)), value(rows.get(cut)))) {
+        cut++;
+      }
+      if (cut >= size) {
+        break;
+      }
+      cuts.add(cut);
+      previous = cut;
+    }
+    cuts.add(size);
+    return cuts.stream().mapToInt(Integer::intValue).toArray();
+  }
+
+  private static boolean sameValue(Comparator<String> order, String a, String b) {
+    return a == null ? b == null : b != null && order.compare(a, b) == 0;
+  }
+
   /** The row's value of the column, or null when it or a struct on the way is null. */
   private String value(RowData row) {
     RowData current = row;

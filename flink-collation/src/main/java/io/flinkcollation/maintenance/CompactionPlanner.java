@@ -91,7 +91,7 @@ final class CompactionPlanner extends ProcessFunction<Long, RewriteTask> {
   private void plan(Collector<RewriteTask> out) {
     long now = System.currentTimeMillis();
     inFlight.removeIf(group -> now - group.plannedAtMillis > IN_FLIGHT_MILLIS);
-    table.refresh();
+    table = MetadataRetention.refreshed(tableLoader, table);
     releaseGroupsThatCannotCommit();
     Set<String> skipped = new HashSet<>();
     inFlight.forEach(group -> skipped.addAll(group.deletesByFile.keySet()));
@@ -100,7 +100,8 @@ final class CompactionPlanner extends ProcessFunction<Long, RewriteTask> {
         RewriteCollatedFiles.of(table)
             .minInputFiles(config.minInputFiles())
             .maxFileGroupSizeBytes(config.maxFileGroupSizeBytes())
-            .skip(file -> skipped.contains(file.location()));
+            .skip(file -> skipped.contains(file.location()))
+            .leveled();
     writeOptions.forEach(rewrite::set);
     if (sortColumn != null) {
       rewrite.sortBy(sortColumn);

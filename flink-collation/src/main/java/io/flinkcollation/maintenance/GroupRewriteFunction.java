@@ -81,7 +81,7 @@ final class GroupRewriteFunction extends RichAsyncFunction<RewriteTask, GroupRew
       tableLoader.open();
       table = tableLoader.loadTable();
     }
-    table.refresh();
+    table = MetadataRetention.refreshed(tableLoader, table);
     CollationTaskWriterFactory writers =
         new CollationTaskWriterFactory(
             table, FlinkSchemaUtil.convert(table.schema()), writeOptions, maxBoundLength);
@@ -92,7 +92,12 @@ final class GroupRewriteFunction extends RichAsyncFunction<RewriteTask, GroupRew
     String column = task.sortColumn();
     CollatedRowOrder order = column == null ? null : CollatedRowOrder.of(table, column);
     GroupRewriter rewriter =
-        new GroupRewriter(table, FlinkSchemaUtil.convert(table.schema()), writers, order);
+        new GroupRewriter(
+            table,
+            FlinkSchemaUtil.convert(table.schema()),
+            writers,
+            order,
+            LeveledCompaction.RANGE_FILES);
     DataFile first = task.tasks().get(0).file();
     List<DataFile> written =
         rewriter.rewrite(new RewritePlan.Group(first.specId(), first.partition(), task.tasks()));

@@ -33,22 +33,45 @@ final class GroupRewriter {
   private final RowType rowType;
   private final CollationTaskWriterFactory writers;
   private final CollatedRowOrder order;
+  private final int rangeFiles;
 
   /**
    * @param order the order to sort each group in, or null to keep the order the rows are read in
    */
   GroupRewriter(
       Table table, RowType rowType, CollationTaskWriterFactory writers, CollatedRowOrder order) {
+    this(table, rowType, writers, order, 1);
+  }
+
+  /**
+   * @param rangeFiles into how many files of disjoint ranges of {@code order} a sorted group is
+   *     split at most (each of at least {@link #MIN_ROWS_PER_RANGE_FILE} rows), besides rolling at
+   *     the target size
+   */
+  GroupRewriter(
+      Table table,
+      RowType rowType,
+      CollationTaskWriterFactory writers,
+      CollatedRowOrder order,
+      int rangeFiles) {
     this.table = table;
     this.schema = table.schema();
     this.rowType = rowType;
     this.writers = writers;
     this.order = order;
+    this.rangeFiles = rangeFiles;
   }
+
+  /**
+   * The fewest rows of a file a sorted group is split into: below it a file costs a reader more to
+   * open than it saves (docs/maintenance.md#leveled-compaction).
+   */
+  static final int MIN_ROWS_PER_RANGE_FILE = 500;
 
   /** Writes the group's rows into new files; on failure, deletes what it wrote. */
   List<DataFile> rewrite(RewritePlan.Group group) {
     TaskWriter<RowData> writer = writers.create();
+    List<DataFile> written = new ArrayList<>();
     try (DataIterator<RowData> rows = read(group)) {
       if (order == null) {
         while (rows.hasNext()) {
@@ -62,13 +85,25 @@ final class GroupRewriter {
           buffered.add(copier.copy(rows.next()));
         }
         order.sort(buffered);
-        for (RowData row : buffered) {
-          writer.write(row);
+        int files = Math.min(rangeFiles, Math.max(1, buffered.size() / MIN_ROWS_PER_RANGE_FILE));
+        int start = 0;
+        for (int end : order.cuts(buffered, files)) {
+          if (start > 0) {
+            // One file per range: files of a partition's run hold disjoint ranges of the order.
+            written.addAll(List.of(writer.complete().dataFiles()));
+            writer = writers.create();
+          }
+          for (int row = start; row < end; row++) {
+            writer.write(buffered.get(row));
+          }
+          start = end;
         }
       }
-      return List.of(writer.complete().dataFiles());
+      written.addAll(List.of(writer.complete().dataFiles()));
+      return written;
     } catch (IOException | RuntimeException e) {
       abort(writer, e);
+      RewriteCommit.deleteQuietly(table, written, e);
       if (e instanceof IOException) {
         throw new UncheckedIOException(
             "Cannot rewrite " + group.tasks().size() + " files of table " + table.name(),

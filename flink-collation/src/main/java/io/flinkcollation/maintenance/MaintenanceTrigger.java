@@ -73,6 +73,7 @@ final class MaintenanceTrigger extends AbstractStreamOperator<Long>
     super.open();
     tableLoader.open();
     table = tableLoader.loadTable();
+    MetadataRetention.apply(table);
     long now = getProcessingTimeService().getCurrentProcessingTime();
     if (state == null) {
       // A fresh start counts from the table's head: what was committed before is planned at the
@@ -130,7 +131,7 @@ final class MaintenanceTrigger extends AbstractStreamOperator<Long>
   }
 
   private void look(long now, boolean last) {
-    table.refresh();
+    table = MetadataRetention.refreshed(tableLoader, table);
     count(table.currentSnapshot());
     long sinceRewrite = now - state.lastRewriteMillis();
     boolean rewriteDue =

@@ -80,6 +80,7 @@ public final class RewriteCollatedFiles {
   private Long maxFileGroupSizeBytes;
   private String sortBy;
   private Predicate<DataFile> skipped = file -> false;
+  private boolean leveled;
 
   private RewriteCollatedFiles(Table table) {
     this.table = Preconditions.checkNotNull(table, "Cannot rewrite files: table is null");
@@ -118,6 +119,15 @@ public final class RewriteCollatedFiles {
   /** Skips the data files that {@code skipped} takes (files another rewrite has in flight). */
   RewriteCollatedFiles skip(Predicate<DataFile> skipped) {
     this.skipped = this.skipped.or(skipped);
+    return this;
+  }
+
+  /**
+   * Plans with the in-job stage's leveled policy ({@link LeveledCompaction}) instead of bin-packing
+   * every small file of a partition.
+   */
+  RewriteCollatedFiles leveled() {
+    this.leveled = true;
     return this;
   }
 
@@ -221,6 +231,11 @@ public final class RewriteCollatedFiles {
                 ? DEFAULT_SORTED_FILE_GROUP_SIZE_BYTES
                 : DEFAULT_MAX_FILE_GROUP_SIZE_BYTES;
     Predicate<DataFile> notSkipped = skipped.negate();
+    if (leveled && candidates == Candidates.SMALL_OR_WITHOUT_BOUNDS) {
+      LeveledCompaction policy =
+          new LeveledCompaction(target, minInputFiles, groupSize, lacksBounds);
+      return RewritePlan.plan(table, snapshot, filter, notSkipped.and(selection), policy::groups);
+    }
     return RewritePlan.plan(
         table, snapshot, filter, notSkipped.and(selection), groupSize, keepGroup);
   }

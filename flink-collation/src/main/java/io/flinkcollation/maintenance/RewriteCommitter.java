@@ -45,6 +45,8 @@ final class RewriteCommitter extends ProcessFunction<GroupRewritten, Void> {
     List<DataFile> rewritten = task.files();
     List<DataFile> written = group.added().dataFiles();
     try {
+      // Rewrites can be minutes apart: a Hadoop table held since then may not refresh any more.
+      table = MetadataRetention.refreshed(tableLoader, table);
       List<DataFile> added =
           RewriteCommit.commit(
               table,

@@ -7,6 +7,7 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.function.Predicate;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.iceberg.DataFile;
@@ -85,6 +86,35 @@ public final class RewritePlan {
       Predicate<DataFile> selection,
       long maxGroupSizeBytes,
       Predicate<List<FileScanTask>> keepGroup) {
+    BinPacking.ListPacker<FileScanTask> packer =
+        new BinPacking.ListPacker<>(maxGroupSizeBytes, 1, false);
+    return plan(
+        table,
+        snapshot,
+        filter,
+        selection,
+        files -> {
+          List<List<FileScanTask>> kept = new ArrayList<>();
+          for (List<FileScanTask> packed :
+              packer.pack(files, task -> task.file().fileSizeInBytes())) {
+            if (keepGroup.test(packed)) {
+              kept.add(packed);
+            }
+          }
+          return kept;
+        });
+  }
+
+  /**
+   * Plans the rewrite of {@code snapshot}'s data files that match {@code filter} and that {@code
+   * selection} takes: {@code grouping} makes the groups of each partition's files.
+   */
+  static RewritePlan plan(
+      Table table,
+      Snapshot snapshot,
+      Expression filter,
+      Predicate<DataFile> selection,
+      Function<List<FileScanTask>, List<List<FileScanTask>>> grouping) {
     // Per spec, per partition. Residuals are ignored: a rewrite reads whole files, so that no row
     // of a rewritten file is left out by a filter evaluated on row groups.
     Map<Integer, StructLikeMap<List<FileScanTask>>> byPartition = new HashMap<>();
@@ -112,17 +142,12 @@ public final class RewritePlan {
     }
 
     List<Group> groups = new ArrayList<>();
-    BinPacking.ListPacker<FileScanTask> packer =
-        new BinPacking.ListPacker<>(maxGroupSizeBytes, 1, false);
     byPartition.forEach(
         (specId, partitions) ->
             partitions.forEach(
                 (partition, files) -> {
-                  for (List<FileScanTask> packed :
-                      packer.pack(files, task -> task.file().fileSizeInBytes())) {
-                    if (keepGroup.test(packed)) {
-                      groups.add(new Group(specId, partition, packed));
-                    }
+                  for (List<FileScanTask> grouped : grouping.apply(files)) {
+                    groups.add(new Group(specId, partition, grouped));
                   }
                 }));
     return new RewritePlan(snapshot.snapshotId(), snapshot.sequenceNumber(), groups);

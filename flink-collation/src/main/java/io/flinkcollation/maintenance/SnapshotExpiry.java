@@ -3,21 +3,26 @@ package io.flinkcollation.maintenance;
 import io.flinkcollation.sink.CollationFilesCommitter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.ExpireSnapshots;
+import org.apache.iceberg.ManifestContent;
 import org.apache.iceberg.ManifestFile;
 import org.apache.iceberg.ManifestFiles;
+import org.apache.iceberg.ReachableFileUtil;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotRef;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.flink.TableLoader;
 import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.FileInfo;
 import org.apache.iceberg.io.SupportsPrefixOperations;
 import org.apache.iceberg.util.PropertyUtil;
@@ -34,6 +39,7 @@ import org.slf4j.LoggerFactory;
  */
 final class SnapshotExpiry {
   private static final Logger LOG = LoggerFactory.getLogger(SnapshotExpiry.class);
+  private static final String HADOOP_FILE_IO = "org.apache.iceberg.hadoop.HadoopFileIO";
 
   private final TableLoader tableLoader;
   private final MaintenanceConfig config;
@@ -51,7 +57,7 @@ final class SnapshotExpiry {
       tableLoader.open();
       table = tableLoader.loadTable();
     }
-    table.refresh();
+    table = MetadataRetention.refreshed(tableLoader, table);
     return table;
   }
 
@@ -61,18 +67,39 @@ final class SnapshotExpiry {
       Table current = table();
       int before = size(current.snapshots());
       long cutoff = expireOlderThan(current, now);
-      ExpireSnapshots expire = current.expireSnapshots().expireOlderThan(cutoff);
+      String metadata = pathOf(metadataLocation(current)) + "/";
+      int[] deleted = new int[2]; // data and delete files; metadata files
+      ExpireSnapshots expire =
+          current
+              .expireSnapshots()
+              .expireOlderThan(cutoff)
+              .deleteWith(
+                  location -> {
+                    current.io().deleteFile(location);
+                    deleted[pathOf(location).startsWith(metadata) ? 1 : 0]++;
+                  });
       if (config.retainLast() != null) {
         expire.retainLast(config.retainLast());
       }
       expire.commit();
       current.refresh();
+      Snapshot oldest = null;
+      for (Snapshot snapshot : current.snapshots()) {
+        if (oldest == null || snapshot.timestampMillis() < oldest.timestampMillis()) {
+          oldest = snapshot;
+        }
+      }
+      int kept = size(current.snapshots());
       LOG.info(
-          "Table {}: expired {} snapshots older than {} ({} kept)",
+          "Table {}: expired {} snapshots older than {} and deleted the {} data and {} metadata"
+              + " files only they referenced; kept {} snapshots, the oldest from {}",
           current.name(),
-          before - size(current.snapshots()),
-          cutoff,
-          size(current.snapshots()));
+          before - kept,
+          Instant.ofEpochMilli(cutoff),
+          deleted[0],
+          deleted[1],
+          kept,
+          oldest == null ? "(none)" : Instant.ofEpochMilli(oldest.timestampMillis()));
     } catch (RuntimeException e) {
       LOG.warn("Table {}: snapshot expiry failed; retried at its next schedule", name(), e);
     }
@@ -125,50 +152,132 @@ final class SnapshotExpiry {
   }
 
   /**
-   * Deletes data files under the table's data location that no snapshot references and that are
-   * older than {@code flink-maintenance.delete-orphan-files.min-age-seconds}: files of rewrites and
-   * writers that failed before their commit.
+   * Deletes the files under the table's location (and its data and metadata locations, when they
+   * are elsewhere) that no snapshot and no metadata file references and that are older than {@code
+   * flink-maintenance.delete-orphan-files.min-age-seconds}: data and delete files, manifests and
+   * manifest lists of rewrites, writers and commits that failed, and metadata files that left the
+   * metadata log (docs/maintenance.md#snapshot-expiry-and-orphan-files). A commit in flight has
+   * written its files after the cutoff, so they are younger than the minimum age and kept.
    */
   void deleteOrphanFiles(long now) {
     try {
       Table current = table();
-      if (!(current.io() instanceof SupportsPrefixOperations)) {
+      if (!(current.io() instanceof SupportsPrefixOperations)
+          && !HADOOP_FILE_IO.equals(current.io().getClass().getName())) {
         LOG.warn(
             "Table {}: orphan files are not cleaned: its FileIO {} cannot list files",
             current.name(),
             current.io().getClass().getName());
         return;
       }
-      String location =
-          current
-              .properties()
-              .getOrDefault(TableProperties.WRITE_DATA_LOCATION, current.location() + "/data");
-      Set<String> referenced = referencedPaths(current);
       long olderThan = now - config.orphanMinAgeSeconds() * 1000;
-      int deleted = 0;
-      for (FileInfo file : ((SupportsPrefixOperations) current.io()).listPrefix(location)) {
-        if (file.createdAtMillis() < olderThan && !referenced.contains(pathOf(file.location()))) {
-          current.io().deleteFile(file.location());
-          deleted++;
+      // Listed before the references are read: a file committed meanwhile is either referenced
+      // or younger than the cutoff.
+      Map<String, FileInfo> listed = new HashMap<>();
+      for (String location : locations(current)) {
+        listed.putAll(list(current.io(), location));
+      }
+      current.refresh();
+      Set<String> referenced = referencedPaths(current);
+      String metadata = pathOf(metadataLocation(current));
+      int deletedData = 0;
+      int deletedMetadata = 0;
+      int young = 0;
+      for (Map.Entry<String, FileInfo> file : listed.entrySet()) {
+        if (referenced.contains(file.getKey())) {
+          continue;
+        }
+        if (file.getValue().createdAtMillis() >= olderThan) {
+          young++;
+          continue;
+        }
+        current.io().deleteFile(file.getValue().location());
+        if (file.getKey().startsWith(metadata + "/")) {
+          deletedMetadata++;
+        } else {
+          deletedData++;
         }
       }
-      LOG.info("Table {}: deleted {} orphan files under {}", current.name(), deleted, location);
+      LOG.info(
+          "Table {}: deleted {} orphan files ({} data, {} metadata) older than {} under {}; kept {}"
+              + " referenced files and {} unreferenced files younger than {} s",
+          current.name(),
+          deletedData + deletedMetadata,
+          deletedData,
+          deletedMetadata,
+          Instant.ofEpochMilli(olderThan),
+          current.location(),
+          listed.size() - young - deletedData - deletedMetadata,
+          young,
+          config.orphanMinAgeSeconds());
     } catch (RuntimeException e) {
       LOG.warn("Table {}: orphan cleanup failed; retried at its next schedule", name(), e);
     }
   }
 
-  /** The paths (without scheme and authority) of every file a snapshot's manifests list. */
+  /**
+   * Every file under {@code location}, by path. A {@link HadoopFileIO} is listed directory by
+   * directory with Hadoop's {@code FileSystem.listStatus}, not with its {@code listPrefix}: that
+   * reads each file's permissions on Hadoop's local file system (one process per file), and fails
+   * when a file is deleted meanwhile, which a table committing every second does to an old metadata
+   * file at each commit. Any other {@code FileIO} is listed with {@code listPrefix}.
+   */
+  private static Map<String, FileInfo> list(FileIO io, String location) {
+    if (HADOOP_FILE_IO.equals(io.getClass().getName())) {
+      // By name: this class must load where Hadoop is not on the class path.
+      return HadoopListing.list(io, location);
+    }
+    Map<String, FileInfo> listed = new HashMap<>();
+    for (FileInfo file : ((SupportsPrefixOperations) io).listPrefix(location)) {
+      listed.putIfAbsent(pathOf(file.location()), file);
+    }
+    return listed;
+  }
+
+  /** The table's location, and its data and metadata locations when they are outside it. */
+  private static Set<String> locations(Table table) {
+    String root = table.location().replaceAll("/+$", "");
+    Set<String> locations = new HashSet<>();
+    locations.add(root);
+    for (String location :
+        List.of(
+            table.properties().getOrDefault(TableProperties.WRITE_DATA_LOCATION, root + "/data"),
+            metadataLocation(table))) {
+      if (!pathOf(location).startsWith(pathOf(root) + "/")) {
+        locations.add(location);
+      }
+    }
+    return locations;
+  }
+
+  private static String metadataLocation(Table table) {
+    return table
+        .properties()
+        .getOrDefault(
+            TableProperties.WRITE_METADATA_LOCATION,
+            table.location().replaceAll("/+$", "") + "/metadata");
+  }
+
+  /**
+   * The paths (without scheme and authority) of every file the table references: the data and
+   * delete files, manifests and manifest list of every snapshot, the metadata files of the metadata
+   * log (Iceberg's {@code ReachableFileUtil}, which also names the Hadoop catalog's version hint),
+   * statistics files.
+   */
   private static Set<String> referencedPaths(Table table) {
     Set<String> manifests = new HashSet<>();
     Set<String> files = new HashSet<>();
     for (Snapshot snapshot : table.snapshots()) {
+      if (snapshot.manifestListLocation() != null) {
+        files.add(pathOf(snapshot.manifestListLocation()));
+      }
       for (ManifestFile manifest : snapshot.allManifests(table.io())) {
         if (!manifests.add(manifest.path())) {
           continue;
         }
+        files.add(pathOf(manifest.path()));
         try {
-          if (manifest.content() == org.apache.iceberg.ManifestContent.DATA) {
+          if (manifest.content() == ManifestContent.DATA) {
             try (CloseableIterable<DataFile> read = ManifestFiles.read(manifest, table.io())) {
               read.forEach(file -> files.add(pathOf(file.location())));
             }
@@ -183,6 +292,10 @@ final class SnapshotExpiry {
         }
       }
     }
+    ReachableFileUtil.metadataFileLocations(table, false).forEach(f -> files.add(pathOf(f)));
+    files.add(pathOf(ReachableFileUtil.versionHintLocation(table)));
+    ReachableFileUtil.statisticsFilesLocations(table).forEach(f -> files.add(pathOf(f)));
+    table.partitionStatisticsFiles().forEach(f -> files.add(pathOf(f.path())));
     return files;
   }
 

@@ -5,12 +5,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.flinkcollation.sink.CollatedRows;
 import io.flinkcollation.sink.CollationFilesCommitter;
 import io.flinkcollation.sink.TestWarehouse;
+import io.flinkcollation.testing.CapturedLog;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.flink.TableLoader;
+import org.apache.logging.log4j.Level;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -104,5 +112,52 @@ class SnapshotExpiryTest {
         .expire(System.currentTimeMillis() + 60_000);
 
     assertThat(snapshots(table)).contains(ours).doesNotContain(previous);
+  }
+
+  @Test
+  void logsOneLineWithWhatWasRemovedAndWhatWasKept() throws Exception {
+    Table table = table();
+    commit(table, "job-a", 1);
+    commit(table, null, 2);
+    commit(table, "job-a", 3);
+    Thread.sleep(3);
+    long now = System.currentTimeMillis() + 60_000;
+    SnapshotExpiry expiry = new SnapshotExpiry(warehouse.loader("t"), EXPIRE_ALL_BUT_LAST, "job-a");
+    long cutoff = expiry.expireOlderThan(table, now);
+    int before = snapshots(table).size();
+    long manifestsBefore = avroFiles(table);
+    TableLoader loader = warehouse.loader("t");
+    loader.open();
+    String name = loader.loadTable().name(); // as the stage's catalog names it
+    loader.close();
+
+    try (CapturedLog log = CapturedLog.of(SnapshotExpiry.class, Level.INFO)) {
+      expiry.expire(now);
+
+      table.refresh();
+      List<Long> kept = snapshots(table);
+      long oldest =
+          kept.stream().mapToLong(id -> table.snapshot(id).timestampMillis()).min().orElseThrow();
+      assertThat(before - kept.size()).as("snapshots expired").isPositive();
+      assertThat(log.messages(Level.INFO))
+          .containsExactly(
+              String.format(
+                  "Table %s: expired %d snapshots older than %s and deleted the 0 data and %d"
+                      + " metadata files only they referenced; kept %d snapshots, the oldest from"
+                      + " %s",
+                  name,
+                  before - kept.size(),
+                  Instant.ofEpochMilli(cutoff),
+                  manifestsBefore - avroFiles(table),
+                  kept.size(),
+                  Instant.ofEpochMilli(oldest)));
+    }
+  }
+
+  /** The manifests and manifest lists in the table's metadata folder. */
+  private static long avroFiles(Table table) throws IOException {
+    try (Stream<Path> files = Files.list(Path.of(URI.create(table.location() + "/metadata")))) {
+      return files.filter(file -> file.getFileName().toString().matches("[^.].*\\.avro")).count();
+    }
   }
 }
