@@ -1,6 +1,6 @@
 package io.flinkcollation.maintenance;
 
-import io.flinkcollation.sink.CollationFilesCommitter;
+import io.flinkcollation.sink.CheckpointCommits;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Instant;
@@ -130,15 +130,15 @@ final class SnapshotExpiry {
       }
       for (Snapshot snapshot : SnapshotUtil.ancestorsOf(ref.snapshotId(), current::snapshot)) {
         Map<String, String> summary = snapshot.summary();
-        if (summary == null || !summary.containsKey(CollationFilesCommitter.MAX_COMMITTED)) {
+        if (summary == null || !summary.containsKey(CheckpointCommits.MAX_COMMITTED)) {
           continue;
         }
         if (newestOfAny == null) {
           newestOfAny = snapshot;
         }
-        if (jobId.equals(summary.get(CollationFilesCommitter.JOB_ID))) {
+        if (jobId.equals(summary.get(CheckpointCommits.JOB_ID))) {
           newestOfOurs.putIfAbsent(
-              ref + "/" + summary.get(CollationFilesCommitter.OPERATOR_ID), snapshot);
+              ref + "/" + summary.get(CheckpointCommits.OPERATOR_ID), snapshot);
         }
       }
     }

@@ -6,7 +6,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
-import java.util.Set;
 import java.util.TreeMap;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.state.ListState;
@@ -44,17 +43,6 @@ public final class CollationFilesCommitter extends AbstractStreamOperator<Void>
     implements OneInputStreamOperator<WrittenFiles, Void>, BoundedOneInput {
   private static final long serialVersionUID = 1L;
   private static final Logger LOG = LoggerFactory.getLogger(CollationFilesCommitter.class);
-
-  public static final String JOB_ID = CheckpointCommits.JOB_ID;
-  public static final String OPERATOR_ID = CheckpointCommits.OPERATOR_ID;
-  public static final String MAX_COMMITTED = CheckpointCommits.MAX_COMMITTED;
-  public static final String WRITER_CHECKPOINT = CheckpointCommits.WRITER_CHECKPOINT;
-
-  /** The summary keys of the exactly-once contract; a snapshot property must not set them. */
-  static final Set<String> EXACTLY_ONCE_KEYS = CheckpointCommits.EXACTLY_ONCE_KEYS;
-
-  /** The checkpoint id recorded for the commit at end of input. */
-  static final long END_OF_INPUT = WrittenFiles.END_OF_INPUT;
 
   private static final ListStateDescriptor<CommitterState> STATE =
       new ListStateDescriptor<>("collation-committer-state", CommitterStateSerializer.INSTANCE);
@@ -153,9 +141,9 @@ public final class CollationFilesCommitter extends AbstractStreamOperator<Void>
 
   @Override
   public void endInput() {
-    stage(END_OF_INPUT, sinceLastSnapshot);
+    stage(WrittenFiles.END_OF_INPUT, sinceLastSnapshot);
     int batches = staged.values().stream().mapToInt(List::size).sum();
-    if (maxCommittedCheckpointId == END_OF_INPUT) {
+    if (maxCommittedCheckpointId == WrittenFiles.END_OF_INPUT) {
       // This job committed its whole input before a failover restarted it from a checkpoint:
       // what the restarted tasks wrote again is in the table already.
       LOG.warn(
@@ -165,11 +153,11 @@ public final class CollationFilesCommitter extends AbstractStreamOperator<Void>
           table.name(),
           batches);
     } else if (!staged.isEmpty()) {
-      commits.commitUpTo(staged, jobId, END_OF_INPUT);
+      commits.commitUpTo(staged, jobId, WrittenFiles.END_OF_INPUT);
     }
     staged.clear();
     sinceLastSnapshot.clear();
-    maxCommittedCheckpointId = END_OF_INPUT;
+    maxCommittedCheckpointId = WrittenFiles.END_OF_INPUT;
   }
 
   private void stage(long checkpointId, List<WrittenFiles> batches) {

@@ -210,11 +210,11 @@ public final class CollationIcebergSink {
           Quoted.of(key),
           Quoted.of(value));
       Preconditions.checkArgument(
-          !CollationFilesCommitter.EXACTLY_ONCE_KEYS.contains(key),
+          !CheckpointCommits.EXACTLY_ONCE_KEYS.contains(key),
           "Cannot set snapshot property %s: the sink records its commits for exactly-once under"
               + " %s; choose another key",
           Quoted.of(key),
-          CollationFilesCommitter.EXACTLY_ONCE_KEYS);
+          CheckpointCommits.EXACTLY_ONCE_KEYS);
       snapshotProperties.put(key, value);
       return this;
     }

@@ -2,8 +2,8 @@ package io.flinkcollation.maintenance;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.flinkcollation.sink.CheckpointCommits;
 import io.flinkcollation.sink.CollatedRows;
-import io.flinkcollation.sink.CollationFilesCommitter;
 import io.flinkcollation.sink.TestWarehouse;
 import io.flinkcollation.testing.CapturedLog;
 import java.io.IOException;
@@ -52,9 +52,9 @@ class SnapshotExpiryTest {
     CollatedTableFiles.append(table, CollatedRows.rows(checkpoint * 10, 10, checkpoint));
     if (job != null) {
       // An empty append carrying the committer's summary, on top of the data commit.
-      append.set(CollationFilesCommitter.JOB_ID, job);
-      append.set(CollationFilesCommitter.OPERATOR_ID, "op");
-      append.set(CollationFilesCommitter.MAX_COMMITTED, Long.toString(checkpoint));
+      append.set(CheckpointCommits.JOB_ID, job);
+      append.set(CheckpointCommits.OPERATOR_ID, "op");
+      append.set(CheckpointCommits.MAX_COMMITTED, Long.toString(checkpoint));
       append.commit();
     }
     table.refresh();

@@ -123,8 +123,8 @@ class CollationFilesCommitterCheckpointsTest {
 
     assertThat(addedPerSnapshot())
         .containsExactly(List.of("w1", "w1-eq-deletes"), List.of("w2", "w2-eq-deletes"));
-    assertThat(summaries(CollationFilesCommitter.WRITER_CHECKPOINT)).containsExactly("1", "2");
-    assertThat(summaries(CollationFilesCommitter.MAX_COMMITTED)).containsExactly("2", "2");
+    assertThat(summaries(CheckpointCommits.WRITER_CHECKPOINT)).containsExactly("1", "2");
+    assertThat(summaries(CheckpointCommits.MAX_COMMITTED)).containsExactly("2", "2");
   }
 
   @Test
@@ -145,10 +145,10 @@ class CollationFilesCommitterCheckpointsTest {
     first.dataFiles().forEach(delta::addRows);
     first.deleteFiles().forEach(delta::addDeletes);
     delta
-        .set(CollationFilesCommitter.JOB_ID, jobId)
-        .set(CollationFilesCommitter.OPERATOR_ID, OPERATOR.toString())
-        .set(CollationFilesCommitter.MAX_COMMITTED, "2")
-        .set(CollationFilesCommitter.WRITER_CHECKPOINT, "1")
+        .set(CheckpointCommits.JOB_ID, jobId)
+        .set(CheckpointCommits.OPERATOR_ID, OPERATOR.toString())
+        .set(CheckpointCommits.MAX_COMMITTED, "2")
+        .set(CheckpointCommits.WRITER_CHECKPOINT, "1")
         .commit();
 
     try (OneInputStreamOperatorTestHarness<WrittenFiles, Void> restored = harness()) {

@@ -152,10 +152,10 @@ class CollationFilesCommitterTest {
       assertThat(snapshots).hasSize(2);
       Snapshot last = snapshots.get(1);
       assertThat(last.summary())
-          .containsEntry(CollationFilesCommitter.MAX_COMMITTED, "2")
-          .containsEntry(CollationFilesCommitter.OPERATOR_ID, OPERATOR.toString())
+          .containsEntry(CheckpointCommits.MAX_COMMITTED, "2")
+          .containsEntry(CheckpointCommits.OPERATOR_ID, OPERATOR.toString())
           .containsEntry(
-              CollationFilesCommitter.JOB_ID, committer.getEnvironment().getJobID().toString());
+              CheckpointCommits.JOB_ID, committer.getEnvironment().getJobID().toString());
     }
   }
 
@@ -244,7 +244,7 @@ class CollationFilesCommitterTest {
     }
     assertThat(snapshots()).hasSize(1);
     assertThat(snapshots().get(0).summary())
-        .containsEntry(CollationFilesCommitter.MAX_COMMITTED, Long.toString(Long.MAX_VALUE));
+        .containsEntry(CheckpointCommits.MAX_COMMITTED, Long.toString(Long.MAX_VALUE));
   }
 
   @Test
@@ -256,9 +256,9 @@ class CollationFilesCommitterTest {
       table
           .newAppend()
           .appendFile(committed.dataFiles().get(0))
-          .set(CollationFilesCommitter.JOB_ID, committer.getEnvironment().getJobID().toString())
-          .set(CollationFilesCommitter.OPERATOR_ID, OPERATOR.toString())
-          .set(CollationFilesCommitter.MAX_COMMITTED, Long.toString(Long.MAX_VALUE))
+          .set(CheckpointCommits.JOB_ID, committer.getEnvironment().getJobID().toString())
+          .set(CheckpointCommits.OPERATOR_ID, OPERATOR.toString())
+          .set(CheckpointCommits.MAX_COMMITTED, Long.toString(Long.MAX_VALUE))
           .commit();
       committer.open();
       committer.processElement(files(0, 1), 0);
@@ -348,7 +348,7 @@ class CollationFilesCommitterTest {
     assertThat(locations(committedFiles())).isEqualTo(locations(ours, theirs));
     assertThat(
             StreamSupport.stream(table.snapshots().spliterator(), false)
-                .filter(s -> s.summary().containsKey(CollationFilesCommitter.JOB_ID))
+                .filter(s -> s.summary().containsKey(CheckpointCommits.JOB_ID))
                 .count())
         .isEqualTo(1);
   }

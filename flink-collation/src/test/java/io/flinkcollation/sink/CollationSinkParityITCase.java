@@ -279,11 +279,11 @@ class CollationSinkParityITCase {
     assertThat(table.currentSnapshot().summary())
         .containsEntry("source", "crm")
         .containsEntry("run", "1")
-        .containsKey(CollationFilesCommitter.JOB_ID);
+        .containsKey(CheckpointCommits.JOB_ID);
     assertThat(table.snapshot("b").summary())
         .containsEntry("source", "crm")
         .containsEntry("run", "2")
-        .containsKey(CollationFilesCommitter.MAX_COMMITTED);
+        .containsKey(CheckpointCommits.MAX_COMMITTED);
   }
 
   @Test

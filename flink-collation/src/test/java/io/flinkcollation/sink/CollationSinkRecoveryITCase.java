@@ -177,7 +177,7 @@ class CollationSinkRecoveryITCase {
   private Set<String> committingJobs() {
     table.refresh();
     return StreamSupport.stream(table.snapshots().spliterator(), false)
-        .map(s -> s.summary().get(CollationFilesCommitter.JOB_ID))
+        .map(s -> s.summary().get(CheckpointCommits.JOB_ID))
         .collect(Collectors.toSet());
   }
 

@@ -169,7 +169,7 @@ class CommitterRetryITCase {
                   .isEqualTo("Zoo");
             });
     assertThat(table.currentSnapshot().summary())
-        .containsEntry(CollationFilesCommitter.MAX_COMMITTED, "1");
+        .containsEntry(CheckpointCommits.MAX_COMMITTED, "1");
     int snapshots = 0;
     for (var ignored : table.snapshots()) {
       snapshots++;

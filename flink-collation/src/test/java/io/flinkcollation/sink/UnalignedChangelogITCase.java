@@ -141,10 +141,10 @@ class UnalignedChangelogITCase {
     int overtaken = 0;
     for (Snapshot snapshot : ancestry(table)) {
       Map<String, String> summary = snapshot.summary();
-      String writers = summary.get(CollationFilesCommitter.WRITER_CHECKPOINT);
+      String writers = summary.get(CheckpointCommits.WRITER_CHECKPOINT);
       if (writers != null) {
         writerCheckpoints.add(Long.parseLong(writers));
-        long staged = Long.parseLong(summary.get(CollationFilesCommitter.MAX_COMMITTED));
+        long staged = Long.parseLong(summary.get(CheckpointCommits.MAX_COMMITTED));
         overtaken += Long.parseLong(writers) < staged ? 1 : 0;
       }
     }

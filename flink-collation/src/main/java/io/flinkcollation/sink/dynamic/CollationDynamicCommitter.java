@@ -44,9 +44,6 @@ final class CollationDynamicCommitter extends AbstractStreamOperator<Void>
 
   static final int MAX_FAILED_CHECKPOINTS = 3;
 
-  /** The checkpoint id recorded for the commit at end of input. */
-  static final long END_OF_INPUT = Long.MAX_VALUE;
-
   private static final ListStateDescriptor<DynamicCommitterState> STATE =
       new ListStateDescriptor<>(
           "collation-dynamic-committer-state", DynamicCommitterStateSerializer.INSTANCE);
@@ -125,8 +122,8 @@ final class CollationDynamicCommitter extends AbstractStreamOperator<Void>
 
   @Override
   public void endInput() {
-    stage(END_OF_INPUT);
-    commitUpTo(END_OF_INPUT, true);
+    stage(WrittenFiles.END_OF_INPUT);
+    commitUpTo(WrittenFiles.END_OF_INPUT, true);
   }
 
   private void stage(long checkpointId) {
@@ -154,7 +151,8 @@ final class CollationDynamicCommitter extends AbstractStreamOperator<Void>
       TableFiles.TableBranch target = entry.getKey();
       try {
         CheckpointCommits table = commitsOf(target);
-        if (checkpointId == END_OF_INPUT && table.maxCommittedCheckpointId(jobId) == END_OF_INPUT) {
+        if (checkpointId == WrittenFiles.END_OF_INPUT
+            && table.maxCommittedCheckpointId(jobId) == WrittenFiles.END_OF_INPUT) {
           // Committed all its input before a failover restarted the job from a checkpoint.
           LOG.warn("Job {} already committed all its input to {}; not again", jobId, target);
         } else {

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.flinkcollation.collation.Collations;
 import io.flinkcollation.metadata.TableCollations;
-import io.flinkcollation.sink.CollationFilesCommitter;
+import io.flinkcollation.sink.CheckpointCommits;
 import io.flinkcollation.testing.CollationBoundsAssert;
 import io.flinkcollation.testing.MiniClusters;
 import io.flinkcollation.testing.catalog.CatalogMatrix;
@@ -271,7 +271,7 @@ class CollationDynamicSinkITCase {
       }
       assertThat(
               StreamSupport.stream(table.snapshots().spliterator(), false)
-                  .map(snapshot -> snapshot.summary().get(CollationFilesCommitter.JOB_ID)))
+                  .map(snapshot -> snapshot.summary().get(CheckpointCommits.JOB_ID)))
           .as("every commit of %s records its job", table.name())
           .doesNotContainNull();
     }

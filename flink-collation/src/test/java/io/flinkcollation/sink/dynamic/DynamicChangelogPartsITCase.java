@@ -3,6 +3,7 @@ package io.flinkcollation.sink.dynamic;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.flinkcollation.sink.CheckpointCommits;
+import io.flinkcollation.sink.WrittenFiles;
 import io.flinkcollation.testing.CollationBoundsAssert;
 import io.flinkcollation.testing.MiniClusters;
 import io.flinkcollation.testing.catalog.CatalogMatrix;
@@ -223,7 +224,7 @@ class DynamicChangelogPartsITCase {
         assertThat(summaries)
             .extracting(summary -> summary.get(CheckpointCommits.WRITER_CHECKPOINT))
             .as("%s: writers' checkpoints committed", table.name())
-            .containsExactly("1", Long.toString(CollationDynamicCommitter.END_OF_INPUT));
+            .containsExactly("1", Long.toString(WrittenFiles.END_OF_INPUT));
       } else {
         assertThat(summaries)
             .extracting(summary -> summary.get(CheckpointCommits.WRITER_PART))
