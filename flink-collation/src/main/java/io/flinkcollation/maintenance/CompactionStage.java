@@ -24,6 +24,9 @@ import org.apache.iceberg.flink.TableLoader;
  * <pre>
  * committer ─▶ trigger (1) ─▶ planner (1) ─rebalance─▶ rewriters (p, async) ─▶ rewrite committer (1)
  * </pre>
+ *
+ * One stage maintains one table (the single-table sink) or every table of a dynamic sink, each
+ * table with its own triggers and state ({@link MaintainedTables}).
  */
 @Internal
 public final class CompactionStage {
@@ -36,7 +39,7 @@ public final class CompactionStage {
   private CompactionStage() {}
 
   /**
-   * Appends the stage after {@code committed}.
+   * Appends the stage of one table after {@code committed}.
    *
    * @param writeOptions the sink's Iceberg write options; those that shape files ({@link
    *     CollationWriteConf#keys} of the rewrite) are used for the new files
@@ -55,6 +58,37 @@ public final class CompactionStage {
       String rangeColumn,
       int writeParallelism,
       String uidPrefix) {
+    return append(
+        committed,
+        MaintainedTables.of(tableName, tableLoader),
+        tableName,
+        config,
+        writeOptions,
+        maxBoundLength,
+        rangeColumn,
+        writeParallelism,
+        uidPrefix);
+  }
+
+  /**
+   * Appends the stage of {@code tables} after {@code committed} (docs/maintenance.md#many-tables):
+   * each table has its own triggers, and at most {@code
+   * flink-maintenance.rewrite.max-concurrent-tables} tables rewrite at once.
+   *
+   * @param committed the committer's output: the names of the tables it committed to, which the
+   *     stage maintains from then on, or nothing
+   * @param name what the operators' names show
+   */
+  public static <T> DataStreamSink<Void> append(
+      DataStream<T> committed,
+      MaintainedTables tables,
+      String name,
+      MaintenanceConfig config,
+      Map<String, String> writeOptions,
+      int maxBoundLength,
+      String rangeColumn,
+      int writeParallelism,
+      String uidPrefix) {
     Map<String, String> fileOptions = new LinkedHashMap<>();
     writeOptions.forEach(
         (key, value) -> {
@@ -62,12 +96,13 @@ public final class CompactionStage {
             fileOptions.put(key, value);
           }
         });
-    SingleOutputStreamOperator<Long> triggers =
+    int rewriters = config.parallelism() > 0 ? config.parallelism() : writeParallelism;
+    SingleOutputStreamOperator<String> triggers =
         committed
             .transform(
-                "CollationMaintenanceTrigger(" + tableName + ")",
-                BasicTypeInfo.LONG_TYPE_INFO,
-                new MaintenanceTrigger(tableLoader.clone(), config))
+                "CollationMaintenanceTrigger(" + name + ")",
+                BasicTypeInfo.STRING_TYPE_INFO,
+                new MaintenanceTrigger<T>(tables, config))
             .setParallelism(1)
             .setMaxParallelism(1)
             // Its own task: looking at snapshots and planning never run in the committer's thread.
@@ -77,27 +112,32 @@ public final class CompactionStage {
     if (config.compaction()) {
       SingleOutputStreamOperator<RewriteTask> planned =
           triggers
-              .process(
-                  new CompactionPlanner(tableLoader.clone(), config, fileOptions, rangeColumn),
-                  new SerializerTypeInfo<>(RewriteTask.class, () -> RewriteTaskSerializer.INSTANCE))
-              .name("CollationRewritePlanner(" + tableName + ")")
+              .transform(
+                  "CollationRewritePlanner(" + name + ")",
+                  new SerializerTypeInfo<>(RewriteTask.class, () -> RewriteTaskSerializer.INSTANCE),
+                  new CompactionPlanner(
+                      tables,
+                      config,
+                      fileOptions,
+                      rangeColumn,
+                      config.maxConcurrentTables() > 0 ? config.maxConcurrentTables() : rewriters))
               .setParallelism(1)
               .setMaxParallelism(1);
       uid(planned, uidPrefix, "planner");
       SingleOutputStreamOperator<GroupRewritten> rewritten =
           AsyncDataStream.unorderedWait(
                   planned.rebalance(),
-                  new GroupRewriteFunction(tableLoader.clone(), fileOptions, maxBoundLength),
+                  new GroupRewriteFunction(tables, fileOptions, maxBoundLength),
                   CompactionPlanner.IN_FLIGHT_MILLIS,
                   TimeUnit.MILLISECONDS,
                   REWRITER_CAPACITY)
-              .name("CollationRewriter(" + tableName + ")")
-              .setParallelism(config.parallelism() > 0 ? config.parallelism() : writeParallelism);
+              .name("CollationRewriter(" + name + ")")
+              .setParallelism(rewriters);
       uid(rewritten, uidPrefix, "rewriter");
       SingleOutputStreamOperator<Void> committedRewrites =
           rewritten
-              .process(new RewriteCommitter(tableLoader.clone()), BasicTypeInfo.VOID_TYPE_INFO)
-              .name("CollationRewriteCommitter(" + tableName + ")")
+              .process(new RewriteCommitter(tables), BasicTypeInfo.VOID_TYPE_INFO)
+              .name("CollationRewriteCommitter(" + name + ")")
               .setParallelism(1)
               .setMaxParallelism(1);
       uid(committedRewrites, uidPrefix, "rewrite-committer");
@@ -110,7 +150,7 @@ public final class CompactionStage {
     }
     DataStreamSink<Void> sink =
         end.sinkTo(new DiscardingSink<>())
-            .name("CollationIcebergSink(" + tableName + ")")
+            .name("CollationIcebergSink(" + name + ")")
             .setParallelism(1);
     if (uidPrefix != null) {
       sink.uid(uidPrefix + "-maintenance-end");
@@ -119,11 +159,11 @@ public final class CompactionStage {
   }
 
   /** The end of a stage without compaction: the trigger emits no rewrites then. */
-  private static final class NoRewrite extends ProcessFunction<Long, Void> {
+  private static final class NoRewrite extends ProcessFunction<String, Void> {
     private static final long serialVersionUID = 1L;
 
     @Override
-    public void processElement(Long trigger, Context context, Collector<Void> out) {}
+    public void processElement(String trigger, Context context, Collector<Void> out) {}
   }
 
   private static void uid(SingleOutputStreamOperator<?> operator, String prefix, String name) {

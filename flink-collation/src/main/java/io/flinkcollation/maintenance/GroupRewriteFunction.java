@@ -16,7 +16,6 @@ import org.apache.flink.streaming.api.functions.async.RichAsyncFunction;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.flink.FlinkSchemaUtil;
-import org.apache.iceberg.flink.TableLoader;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,22 +31,25 @@ final class GroupRewriteFunction extends RichAsyncFunction<RewriteTask, GroupRew
   private static final long serialVersionUID = 1L;
   private static final Logger LOG = LoggerFactory.getLogger(GroupRewriteFunction.class);
 
-  private final TableLoader tableLoader;
+  private final MaintainedTables tables;
   private final Map<String, String> writeOptions;
   private final int maxBoundLength;
 
   private transient ExecutorService executor;
-  private transient Table table;
+
+  /** Used on the executor's thread only. */
+  private transient LoadedTables loaded;
 
   GroupRewriteFunction(
-      TableLoader tableLoader, Map<String, String> writeOptions, int maxBoundLength) {
-    this.tableLoader = tableLoader;
+      MaintainedTables tables, Map<String, String> writeOptions, int maxBoundLength) {
+    this.tables = tables;
     this.writeOptions = Map.copyOf(writeOptions);
     this.maxBoundLength = maxBoundLength;
   }
 
   @Override
   public void open(OpenContext context) {
+    loaded = new LoadedTables(tables);
     int subtask = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
     executor =
         Executors.newSingleThreadExecutor(
@@ -65,9 +67,10 @@ final class GroupRewriteFunction extends RichAsyncFunction<RewriteTask, GroupRew
           try {
             result.complete(List.of(rewrite(task)));
           } catch (RuntimeException e) {
+            Table table = loaded.last(task.table());
             LOG.warn(
                 "Table {}: rewrite of {} data files failed; they are planned again later",
-                table == null ? "(not loaded)" : table.name(),
+                table == null ? task.table() : table.name(),
                 task.tasks().size(),
                 e);
             result.complete(Collections.emptyList());
@@ -77,11 +80,7 @@ final class GroupRewriteFunction extends RichAsyncFunction<RewriteTask, GroupRew
 
   private GroupRewritten rewrite(RewriteTask task) {
     long start = System.currentTimeMillis();
-    if (table == null) {
-      tableLoader.open();
-      table = tableLoader.loadTable();
-    }
-    table = MetadataRetention.refreshed(tableLoader, table);
+    Table table = loaded.refreshed(task.table());
     CollationTaskWriterFactory writers =
         new CollationTaskWriterFactory(
             table, FlinkSchemaUtil.convert(table.schema()), writeOptions, maxBoundLength);
@@ -108,7 +107,8 @@ final class GroupRewriteFunction extends RichAsyncFunction<RewriteTask, GroupRew
   @Override
   public void timeout(RewriteTask task, ResultFuture<GroupRewritten> result) {
     LOG.warn(
-        "Rewrite of {} data files took longer than {} ms; dropped, planned again later",
+        "Table {}: rewrite of {} data files took longer than {} ms; dropped, planned again later",
+        task.table(),
         task.tasks().size(),
         CompactionPlanner.IN_FLIGHT_MILLIS);
     result.complete(Collections.emptyList());
@@ -124,8 +124,8 @@ final class GroupRewriteFunction extends RichAsyncFunction<RewriteTask, GroupRew
     if (executor != null) {
       executor.shutdownNow();
     }
-    if (table != null) {
-      tableLoader.close();
+    if (loaded != null) {
+      loaded.close();
     }
   }
 }

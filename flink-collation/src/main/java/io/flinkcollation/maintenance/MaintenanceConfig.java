@@ -34,6 +34,7 @@ public final class MaintenanceConfig implements Serializable {
   private final long orphanMinAgeSeconds;
   private final long rateLimitSeconds;
   private final int parallelism;
+  private final int maxConcurrentTables;
 
   private MaintenanceConfig(Configuration conf) {
     this.compaction = conf.get(MaintenanceOptions.COMPACTION_ENABLED);
@@ -67,6 +68,13 @@ public final class MaintenanceConfig implements Serializable {
         MaintenanceOptions.PARALLELISM.key(),
         configuredParallelism);
     this.parallelism = configuredParallelism;
+    int concurrentTables = conf.get(MaintenanceOptions.REWRITE_MAX_CONCURRENT_TABLES);
+    Preconditions.checkArgument(
+        concurrentTables == -1 || concurrentTables > 0,
+        "Invalid '%s' %s: use a positive number of tables, or -1 for the rewriters' parallelism",
+        MaintenanceOptions.REWRITE_MAX_CONCURRENT_TABLES.key(),
+        concurrentTables);
+    this.maxConcurrentTables = concurrentTables;
   }
 
   /**
@@ -204,5 +212,10 @@ public final class MaintenanceConfig implements Serializable {
   /** The rewriters' parallelism; -1 for the writers'. */
   public int parallelism() {
     return parallelism;
+  }
+
+  /** The most tables rewriting at once; -1 for the rewriters' parallelism. */
+  public int maxConcurrentTables() {
+    return maxConcurrentTables;
   }
 }

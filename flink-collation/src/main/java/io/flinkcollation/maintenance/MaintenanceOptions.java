@@ -64,6 +64,15 @@ public final class MaintenanceOptions {
                   + " memory, so this bounds the memory of a rewrite; larger partitions are split"
                   + " into several groups.");
 
+  public static final ConfigOption<Integer> REWRITE_MAX_CONCURRENT_TABLES =
+      ConfigOptions.key(RewriteDataFilesConfig.PREFIX + "max-concurrent-tables")
+          .intType()
+          .defaultValue(-1)
+          .withDescription(
+              "The most tables of one stage rewriting at once (the dynamic sink's tables); a"
+                  + " table rewrites from its plan until its groups are committed. -1: the"
+                  + " rewriters' parallelism.");
+
   public static final ConfigOption<Integer> EXPIRE_COMMIT_COUNT =
       ExpireSnapshotsConfig.SCHEDULE_ON_COMMIT_COUNT_OPTION;
 
@@ -100,6 +109,7 @@ public final class MaintenanceOptions {
           REWRITE_MAX_BYTES,
           REWRITE_MIN_INPUT_FILES,
           REWRITE_MAX_FILE_GROUP_SIZE_BYTES,
+          REWRITE_MAX_CONCURRENT_TABLES,
           EXPIRE_COMMIT_COUNT,
           EXPIRE_INTERVAL_SECONDS,
           EXPIRE_MAX_SNAPSHOT_AGE_SECONDS,

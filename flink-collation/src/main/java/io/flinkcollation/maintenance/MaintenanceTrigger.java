@@ -1,6 +1,11 @@
 package io.flinkcollation.maintenance;
 
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -17,85 +22,132 @@ import org.apache.iceberg.DataOperations;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotSummary;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.flink.TableLoader;
 import org.apache.iceberg.util.PropertyUtil;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The maintenance stage's monitor and trigger (docs/maintenance.md#in-job-maintenance). Every
- * {@code flink-maintenance.rate-limit-seconds} it reads the table's new snapshots (any writer's),
- * counts the commits of new data, their data files and bytes, and emits a rewrite trigger (the
- * time, a {@code Long}) when one of Iceberg's {@code flink-maintenance.rewrite.schedule.*} limits
- * is reached; at end of input it emits a last one when anything was committed since. Snapshot
- * expiry and orphan cleanup run here too, on a thread of their own, so neither this operator nor
- * the committer before it waits for them.
+ * The maintenance stage's monitor and trigger (docs/maintenance.md#in-job-maintenance), per table.
+ * Every {@code flink-maintenance.rate-limit-seconds} it reads each watched table's new snapshots
+ * (any writer's), counts the commits of new data, their data files and bytes, and emits the table's
+ * name as its rewrite trigger when one of Iceberg's {@code flink-maintenance.rewrite.schedule.*}
+ * limits is reached for that table; at end of input it emits a last one for each table to which
+ * anything was committed since. Snapshot expiry and orphan cleanup run here too, per table, on one
+ * thread of their own, so neither this operator nor the committer before it waits for them.
  *
- * <p>It follows the sink's committer without taking anything from it: it only reads the table, so a
- * commit is never held up and commits of other writers are seen as well.
+ * <p>It watches the stage's initial tables ({@link MaintainedTables}) and every table whose name
+ * the committer emits (the dynamic sink's committer names each table it committed to; the
+ * single-table committer emits nothing). It takes nothing else from the committer: it only reads
+ * the tables, so a commit is never held up and commits of other writers are seen as well.
+ *
+ * @param <T> the committer's output: table names, or nothing
  */
-final class MaintenanceTrigger extends AbstractStreamOperator<Long>
-    implements OneInputStreamOperator<Void, Long>, BoundedOneInput, ProcessingTimeCallback {
+final class MaintenanceTrigger<T> extends AbstractStreamOperator<String>
+    implements OneInputStreamOperator<T, String>, BoundedOneInput, ProcessingTimeCallback {
   private static final long serialVersionUID = 1L;
   private static final Logger LOG = LoggerFactory.getLogger(MaintenanceTrigger.class);
 
-  private final TableLoader tableLoader;
+  /** The state of a single-table stage before it was kept per table: one {@link TriggerState}. */
+  private static final ListStateDescriptor<TriggerState> SINGLE_TABLE_STATE =
+      new ListStateDescriptor<>("collation-maintenance-trigger", TriggerStateSerializer.INSTANCE);
+
+  private static final ListStateDescriptor<TableTriggerState> STATE =
+      new ListStateDescriptor<>(
+          "collation-maintenance-table-triggers", TableTriggerStateSerializer.INSTANCE);
+
+  private final MaintainedTables tables;
   private final MaintenanceConfig config;
 
-  private transient Table table;
-  private transient ListState<TriggerState> stored;
-  private transient TriggerState state;
-  private transient ExecutorService housekeeping;
-  private transient SnapshotExpiry expiry;
+  private transient LoadedTables loaded;
+  private transient ListState<TriggerState> singleTableStored;
+  private transient ListState<TableTriggerState> stored;
 
-  MaintenanceTrigger(TableLoader tableLoader, MaintenanceConfig config) {
-    this.tableLoader = tableLoader;
+  /** Each watched table's state, in the order the stage first saw them. */
+  private transient Map<String, TriggerState> states;
+
+  /** The tables loaded, and so looked at. */
+  private transient Set<String> watched;
+
+  private transient Map<String, SnapshotExpiry> expiries;
+  private transient ExecutorService housekeeping;
+
+  MaintenanceTrigger(MaintainedTables tables, MaintenanceConfig config) {
+    this.tables = tables;
     this.config = config;
   }
 
   @Override
   public void initializeState(StateInitializationContext context) throws Exception {
     super.initializeState(context);
-    stored =
-        context
-            .getOperatorStateStore()
-            .getListState(
-                new ListStateDescriptor<>(
-                    "collation-maintenance-trigger", TriggerStateSerializer.INSTANCE));
-    state = null;
-    for (TriggerState restored : stored.get()) {
-      state = restored;
+    states = new LinkedHashMap<>();
+    singleTableStored = context.getOperatorStateStore().getListState(SINGLE_TABLE_STATE);
+    for (TriggerState restored : singleTableStored.get()) {
+      states.put(tables.initial().get(0), restored);
+    }
+    stored = context.getOperatorStateStore().getListState(STATE);
+    for (TableTriggerState restored : stored.get()) {
+      states.put(restored.table(), restored.state());
     }
   }
 
   @Override
   public void open() throws Exception {
     super.open();
-    tableLoader.open();
-    table = tableLoader.loadTable();
-    MetadataRetention.apply(table);
-    long now = getProcessingTimeService().getCurrentProcessingTime();
-    if (state == null) {
-      // A fresh start counts from the table's head: what was committed before is planned at the
-      // first trigger anyway.
-      Snapshot head = table.currentSnapshot();
-      state =
-          new TriggerState(
-              head == null ? TriggerState.NONE : head.snapshotId(), 0, 0, 0, now, 0, now, now);
-    }
+    loaded = new LoadedTables(tables);
+    watched = new HashSet<>();
+    expiries = new LinkedHashMap<>();
     if (config.expireSnapshots() || config.deleteOrphanFiles()) {
       housekeeping =
           Executors.newSingleThreadExecutor(
               runnable -> {
-                Thread thread = new Thread(runnable, "collation-maintenance-" + table.name());
+                Thread thread = new Thread(runnable, "collation-maintenance");
                 thread.setDaemon(true);
                 return thread;
               });
-      expiry =
-          new SnapshotExpiry(
-              tableLoader.clone(), config, getRuntimeContext().getJobInfo().getJobId().toString());
+    }
+    long now = getProcessingTimeService().getCurrentProcessingTime();
+    for (String name : tables.initial()) {
+      // A fresh start counts from the table's head: what was committed before is planned at the
+      // first trigger anyway.
+      watch(name, true, now);
+    }
+    for (String name : new ArrayList<>(states.keySet())) {
+      watch(name, false, now);
     }
     scheduleNext(now);
+  }
+
+  /**
+   * Starts watching {@code name} unless it is watched: a table first named by a commit counts its
+   * whole history, so its first commits are counted too.
+   */
+  private void watch(String name, boolean fromHead, long now) {
+    if (watched.contains(name)) {
+      return;
+    }
+    try {
+      Table table = loaded.refreshed(name);
+      MetadataRetention.apply(table);
+      if (!states.containsKey(name)) {
+        Snapshot head = fromHead ? table.currentSnapshot() : null;
+        states.put(
+            name,
+            new TriggerState(
+                head == null ? TriggerState.NONE : head.snapshotId(), 0, 0, 0, now, 0, now, now));
+      }
+      if (housekeeping != null) {
+        expiries.put(
+            name,
+            new SnapshotExpiry(
+                loaded.newLoader(name),
+                config,
+                getRuntimeContext().getJobInfo().getJobId().toString()));
+      }
+      watched.add(name);
+    } catch (RuntimeException e) {
+      // Watched from its next commit or look on; maintenance never fails the job.
+      LOG.warn("Table {}: cannot load it to maintain it; trying again later", name, e);
+    }
   }
 
   private void scheduleNext(long now) {
@@ -103,36 +155,53 @@ final class MaintenanceTrigger extends AbstractStreamOperator<Long>
   }
 
   @Override
-  public void processElement(StreamRecord<Void> element) {
-    // The committer emits nothing; its stream only places this stage after it.
+  public void processElement(StreamRecord<T> element) {
+    // Only the dynamic committer emits: the name of a table it committed to.
+    watch(
+        String.valueOf(element.getValue()),
+        false,
+        getProcessingTimeService().getCurrentProcessingTime());
   }
 
   @Override
   public void onProcessingTime(long time) {
-    try {
-      look(time, false);
-    } catch (RuntimeException e) {
-      // A catalog that cannot be read now is read again at the next look; maintenance never
-      // fails the job that writes the table.
-      LOG.warn("Table {}: cannot look at the table's snapshots; trying again", table.name(), e);
+    for (String name : new ArrayList<>(states.keySet())) {
+      watch(name, false, time); // one that could not be loaded before
+      try {
+        look(name, time, false);
+      } catch (RuntimeException e) {
+        // A catalog that cannot be read now is read again at the next look; maintenance never
+        // fails the job that writes the table.
+        LOG.warn("Table {}: cannot look at the table's snapshots; trying again", name, e);
+      }
     }
     scheduleNext(time);
   }
 
   @Override
   public void endInput() {
-    look(getProcessingTimeService().getCurrentProcessingTime(), true);
+    long now = getProcessingTimeService().getCurrentProcessingTime();
+    for (String name : new ArrayList<>(states.keySet())) {
+      watch(name, false, now);
+      look(name, now, true);
+    }
   }
 
   @Override
   public void snapshotState(StateSnapshotContext context) throws Exception {
     super.snapshotState(context);
-    stored.update(List.of(state));
+    List<TableTriggerState> entries = new ArrayList<>(states.size());
+    states.forEach((name, state) -> entries.add(new TableTriggerState(name, state)));
+    stored.update(entries);
+    singleTableStored.clear();
   }
 
-  private void look(long now, boolean last) {
-    table = MetadataRetention.refreshed(tableLoader, table);
-    count(table.currentSnapshot());
+  private void look(String name, long now, boolean last) {
+    if (!watched.contains(name)) {
+      return; // not loaded yet
+    }
+    Table table = loaded.refreshed(name);
+    TriggerState state = counted(table, states.get(name));
     long sinceRewrite = now - state.lastRewriteMillis();
     boolean rewriteDue =
         last
@@ -150,31 +219,33 @@ final class MaintenanceTrigger extends AbstractStreamOperator<Long>
           state.commits(),
           state.dataFiles(),
           state.dataBytes());
-      output.collect(new StreamRecord<>(now));
+      output.collect(new StreamRecord<>(name));
       state = state.rewritten(now);
     }
-    if (last) {
-      return;
+    if (!last) {
+      SnapshotExpiry expiry = expiries.get(name);
+      long sinceExpire = now - state.lastExpireMillis();
+      if (config.expireSnapshots()
+          && sinceExpire >= config.rateLimitSeconds() * 1000
+          && (state.expireCommits() >= config.expireCommitCount()
+              || sinceExpire >= config.expireIntervalSeconds() * 1000)) {
+        housekeeping.execute(() -> expiry.expire(System.currentTimeMillis()));
+        state = state.expired(now);
+      }
+      if (config.deleteOrphanFiles()
+          && now - state.lastOrphanMillis() >= config.orphanIntervalSeconds() * 1000) {
+        housekeeping.execute(() -> expiry.deleteOrphanFiles(System.currentTimeMillis()));
+        state = state.orphansDeleted(now);
+      }
     }
-    long sinceExpire = now - state.lastExpireMillis();
-    if (config.expireSnapshots()
-        && sinceExpire >= config.rateLimitSeconds() * 1000
-        && (state.expireCommits() >= config.expireCommitCount()
-            || sinceExpire >= config.expireIntervalSeconds() * 1000)) {
-      housekeeping.execute(() -> expiry.expire(System.currentTimeMillis()));
-      state = state.expired(now);
-    }
-    if (config.deleteOrphanFiles()
-        && now - state.lastOrphanMillis() >= config.orphanIntervalSeconds() * 1000) {
-      housekeeping.execute(() -> expiry.deleteOrphanFiles(System.currentTimeMillis()));
-      state = state.orphansDeleted(now);
-    }
+    states.put(name, state);
   }
 
-  /** Counts the snapshots committed since the last one counted, newest first. */
-  private void count(Snapshot head) {
+  /** {@code state} after the snapshots committed since the last one counted, newest first. */
+  private static TriggerState counted(Table table, TriggerState state) {
+    Snapshot head = table.currentSnapshot();
     if (head == null || head.snapshotId() == state.lastSnapshotId()) {
-      return;
+      return state;
     }
     int commits = 0;
     int all = 0;
@@ -192,7 +263,7 @@ final class MaintenanceTrigger extends AbstractStreamOperator<Long>
       bytes +=
           PropertyUtil.propertyAsLong(snapshot.summary(), SnapshotSummary.ADDED_FILE_SIZE_PROP, 0);
     }
-    state = state.counted(head.snapshotId(), commits, files, bytes, all);
+    return state.counted(head.snapshotId(), commits, files, bytes, all);
   }
 
   @Override
@@ -203,8 +274,8 @@ final class MaintenanceTrigger extends AbstractStreamOperator<Long>
         housekeeping.shutdownNow();
       }
     }
-    if (tableLoader != null) {
-      tableLoader.close();
+    if (loaded != null) {
+      loaded.close();
     }
     super.close();
   }

@@ -3,6 +3,7 @@ package io.flinkcollation.maintenance;
 import io.flinkcollation.commit.KnownBoundsCommit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.RewriteFiles;
@@ -15,10 +16,27 @@ import org.apache.iceberg.exceptions.CommitStateUnknownException;
  * (docs/maintenance.md#design-of-the-rewrite). Shared by the batch rewrite and the in-job stage.
  */
 final class RewriteCommit {
+  /**
+   * The summary property of an in-job rewrite's snapshot: when the rewrite was planned, in epoch
+   * milliseconds (docs/maintenance.md#many-tables).
+   */
+  static final String PLANNED_AT = "flink-collation.rewrite-planned-at-ms";
+
   private RewriteCommit() {}
 
+  static List<DataFile> commit(
+      Table table,
+      long snapshotId,
+      long sequenceNumber,
+      List<DataFile> rewritten,
+      List<DataFile> written,
+      PartitionSpec spec) {
+    return commit(table, snapshotId, sequenceNumber, rewritten, written, spec, Map.of());
+  }
+
   /**
-   * Replaces {@code rewritten} by {@code written} (files of {@code spec}).
+   * Replaces {@code rewritten} by {@code written} (files of {@code spec}), with {@code summary} in
+   * the snapshot's summary.
    *
    * @return the new files as committed (bounds of metrics dropped meanwhile removed)
    * @throws IllegalStateException when the commit fails (a conflict, for one): nothing was
@@ -32,7 +50,8 @@ final class RewriteCommit {
       long sequenceNumber,
       List<DataFile> rewritten,
       List<DataFile> written,
-      PartitionSpec spec) {
+      PartitionSpec spec,
+      Map<String, String> summary) {
     List<DataFile> added = new ArrayList<>(written.size());
     try {
       // Bounds of a metric dropped while the rewrite ran are not committed (as in the sink), also
@@ -53,6 +72,7 @@ final class RewriteCommit {
                     .dataSequenceNumber(sequenceNumber);
             rewritten.forEach(rewrite::deleteFile);
             added.forEach(rewrite::addFile);
+            summary.forEach(rewrite::set);
             return rewrite;
           });
       return added;

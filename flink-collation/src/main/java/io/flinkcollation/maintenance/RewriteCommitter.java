@@ -1,6 +1,7 @@
 package io.flinkcollation.maintenance;
 
 import java.util.List;
+import java.util.Map;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;
@@ -8,7 +9,6 @@ import org.apache.iceberg.DataFile;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.exceptions.CommitStateUnknownException;
-import org.apache.iceberg.flink.TableLoader;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,19 +22,18 @@ final class RewriteCommitter extends ProcessFunction<GroupRewritten, Void> {
   private static final long serialVersionUID = 1L;
   private static final Logger LOG = LoggerFactory.getLogger(RewriteCommitter.class);
 
-  private final TableLoader tableLoader;
+  private final MaintainedTables tables;
 
-  private transient Table table;
+  private transient LoadedTables loaded;
   private transient CompactionMetrics metrics;
 
-  RewriteCommitter(TableLoader tableLoader) {
-    this.tableLoader = tableLoader;
+  RewriteCommitter(MaintainedTables tables) {
+    this.tables = tables;
   }
 
   @Override
   public void open(OpenContext context) {
-    tableLoader.open();
-    table = tableLoader.loadTable();
+    loaded = new LoadedTables(tables);
     metrics = new CompactionMetrics(getRuntimeContext().getMetricGroup());
   }
 
@@ -44,9 +43,11 @@ final class RewriteCommitter extends ProcessFunction<GroupRewritten, Void> {
     RewriteTask task = group.task();
     List<DataFile> rewritten = task.files();
     List<DataFile> written = group.added().dataFiles();
+    String name = task.table();
+    Table table = null;
     try {
       // Rewrites can be minutes apart: a Hadoop table held since then may not refresh any more.
-      table = MetadataRetention.refreshed(tableLoader, table);
+      table = loaded.refreshed(name);
       List<DataFile> added =
           RewriteCommit.commit(
               table,
@@ -54,7 +55,8 @@ final class RewriteCommitter extends ProcessFunction<GroupRewritten, Void> {
               task.sequenceNumber(),
               rewritten,
               written,
-              group.added().spec());
+              group.added().spec(),
+              Map.of(RewriteCommit.PLANNED_AT, Long.toString(task.plannedAtMillis())));
       long duration = group.rewriteMillis() + System.currentTimeMillis() - start;
       long bytesOut = added.stream().mapToLong(DataFile::fileSizeInBytes).sum();
       metrics.committed(rewritten.size(), task.sizeBytes(), added.size(), bytesOut, duration);
@@ -64,7 +66,7 @@ final class RewriteCommitter extends ProcessFunction<GroupRewritten, Void> {
           table.name(),
           rewritten.size(),
           task.sizeBytes(),
-          partitionOf(rewritten.get(0)),
+          partitionOf(table, rewritten.get(0)),
           added.size(),
           bytesOut,
           task.sortColumn() == null ? "bin-packed" : "sorted by " + task.sortColumn(),
@@ -72,13 +74,14 @@ final class RewriteCommitter extends ProcessFunction<GroupRewritten, Void> {
           table.currentSnapshot().snapshotId());
     } catch (IllegalStateException e) {
       metrics.conflicted();
-      LOG.warn("Table {}: {}; the files are planned again later", table.name(), e.getMessage());
+      LOG.warn(
+          "Table {}: {}; the files are planned again later", shown(table, name), e.getMessage());
     } catch (CommitStateUnknownException e) {
       metrics.conflicted();
       LOG.warn(
           "Table {}: the rewrite of {} data files may or may not have been committed; its new"
               + " files are kept",
-          table.name(),
+          shown(table, name),
           rewritten.size(),
           e);
     } catch (RuntimeException e) {
@@ -86,7 +89,7 @@ final class RewriteCommitter extends ProcessFunction<GroupRewritten, Void> {
       metrics.conflicted();
       LOG.warn(
           "Table {}: cannot commit the rewrite of {} data files; they are planned again later",
-          table.name(),
+          shown(table, name),
           rewritten.size(),
           e);
     }
@@ -99,13 +102,18 @@ final class RewriteCommitter extends ProcessFunction<GroupRewritten, Void> {
 
   @Override
   public void close() throws Exception {
-    if (tableLoader != null) {
-      tableLoader.close();
+    if (loaded != null) {
+      loaded.close();
     }
   }
 
+  /** The table's own name when it was loaded, else its name in the stage. */
+  private static String shown(Table table, String name) {
+    return table != null ? table.name() : name;
+  }
+
   /** "partition city_bucket=1", or "the unpartitioned table" when the file's spec has no fields. */
-  private String partitionOf(DataFile file) {
+  private static String partitionOf(Table table, DataFile file) {
     PartitionSpec spec = table.specs().get(file.specId());
     return spec.isUnpartitioned()
         ? "the unpartitioned table"

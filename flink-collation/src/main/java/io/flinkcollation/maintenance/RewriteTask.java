@@ -7,13 +7,14 @@ import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileScanTask;
 
 /**
- * One group of a planned in-job rewrite, handed from the planner to a rewriting subtask: the data
- * files of one partition (each with the delete files that apply to it), the snapshot they were
- * planned on and its sequence number, and the column its rows are sorted by. Immutable; serialized
- * by {@link RewriteTaskSerializer}.
+ * One group of a planned in-job rewrite, handed from the planner to a rewriting subtask: its table,
+ * the data files of one partition (each with the delete files that apply to it), the snapshot they
+ * were planned on and its sequence number, and the column its rows are sorted by. Immutable;
+ * serialized by {@link RewriteTaskSerializer}.
  */
 @Internal
 public final class RewriteTask {
+  private final String table;
   private final long snapshotId;
   private final long sequenceNumber;
   private final long plannedAtMillis;
@@ -21,11 +22,13 @@ public final class RewriteTask {
   private final List<FileScanTask> tasks;
 
   RewriteTask(
+      String table,
       long snapshotId,
       long sequenceNumber,
       long plannedAtMillis,
       String sortColumn,
       List<FileScanTask> tasks) {
+    this.table = table;
     this.snapshotId = snapshotId;
     this.sequenceNumber = sequenceNumber;
     this.plannedAtMillis = plannedAtMillis;
@@ -34,9 +37,26 @@ public final class RewriteTask {
   }
 
   static RewriteTask of(
-      RewritePlan plan, RewritePlan.Group group, long plannedAtMillis, String sortColumn) {
+      String table,
+      RewritePlan plan,
+      RewritePlan.Group group,
+      long plannedAtMillis,
+      String sortColumn) {
     return new RewriteTask(
-        plan.snapshotId(), plan.sequenceNumber(), plannedAtMillis, sortColumn, group.tasks());
+        table,
+        plan.snapshotId(),
+        plan.sequenceNumber(),
+        plannedAtMillis,
+        sortColumn,
+        group.tasks());
+  }
+
+  /**
+   * The table's name in its stage ({@link MaintainedTables}); null in a task of format version 1,
+   * which only a single-table stage wrote.
+   */
+  String table() {
+    return table;
   }
 
   /** The snapshot the group was planned on; the rewrite is validated from it. */
@@ -74,7 +94,7 @@ public final class RewriteTask {
   @Override
   public String toString() {
     return String.format(
-        "RewriteTask{snapshot=%d, files=%s}",
-        snapshotId, files().stream().map(DataFile::location).collect(Collectors.toList()));
+        "RewriteTask{table=%s, snapshot=%d, files=%s}",
+        table, snapshotId, files().stream().map(DataFile::location).collect(Collectors.toList()));
   }
 }

@@ -18,14 +18,14 @@ import org.apache.iceberg.ScanTaskParser;
  * scan task ({@link ScanTaskParser}: schema, spec, data file with its metrics, delete files), so
  * reading needs no Kryo and no reflection into Iceberg classes.
  *
- * <p>Format version 1: snapshot id, sequence number, planning time, the sort column if any, then
- * the tasks.
+ * <p>Format version 2: the table's name, then version 1's fields. Format version 1: snapshot id,
+ * sequence number, planning time, the sort column if any, then the tasks.
  */
 @Internal
 public final class RewriteTaskSerializer extends StatelessSerializer<RewriteTask> {
   private static final long serialVersionUID = 1L;
 
-  static final int FORMAT_VERSION = 1;
+  static final int FORMAT_VERSION = 2;
 
   public static final RewriteTaskSerializer INSTANCE = new RewriteTaskSerializer();
 
@@ -41,6 +41,7 @@ public final class RewriteTaskSerializer extends StatelessSerializer<RewriteTask
 
   @Override
   protected void write(RewriteTask record, DataOutputView target) throws IOException {
+    writeString(record.table(), target);
     target.writeLong(record.snapshotId());
     target.writeLong(record.sequenceNumber());
     target.writeLong(record.plannedAtMillis());
@@ -56,6 +57,7 @@ public final class RewriteTaskSerializer extends StatelessSerializer<RewriteTask
 
   @Override
   protected RewriteTask read(int version, DataInputView source) throws IOException {
+    String table = version >= 2 ? readString(source) : null;
     long snapshotId = source.readLong();
     long sequenceNumber = source.readLong();
     long plannedAt = source.readLong();
@@ -65,7 +67,7 @@ public final class RewriteTaskSerializer extends StatelessSerializer<RewriteTask
     for (int i = 0; i < count; i++) {
       tasks.add(ScanTaskParser.fromJson(readString(source), true));
     }
-    return new RewriteTask(snapshotId, sequenceNumber, plannedAt, sortColumn, tasks);
+    return new RewriteTask(table, snapshotId, sequenceNumber, plannedAt, sortColumn, tasks);
   }
 
   @Override

@@ -52,7 +52,8 @@ class InJobRewriteCommitTest {
     List<RewriteTask> tasks = new java.util.ArrayList<>();
     for (RewritePlan.Group group : plan.groups()) {
       DataOutputSerializer out = new DataOutputSerializer(4096);
-      RewriteTaskSerializer.INSTANCE.serialize(RewriteTask.of(plan, group, 0, "name"), out);
+      RewriteTaskSerializer.INSTANCE.serialize(
+          RewriteTask.of(table.name(), plan, group, 0, "name"), out);
       tasks.add(
           RewriteTaskSerializer.INSTANCE.deserialize(
               new DataInputDeserializer(out.getCopyOfBuffer())));

@@ -47,7 +47,14 @@ class MaintenanceSerializerFixturesTest {
   private static final TriggerState TRIGGER_STATE =
       new TriggerState(4242L, 3, 17, 65536, 1_700_000_000_000L, 5, 1_700_000_001_000L, 7L);
 
+  private static final TableTriggerState TABLE_TRIGGER_STATE =
+      new TableTriggerState("crm.customers", TRIGGER_STATE);
+
   private static RewriteTask rewriteTask() {
+    return rewriteTask("crm.customers");
+  }
+
+  private static RewriteTask rewriteTask(String table) {
     DataFile file =
         DataFiles.builder(SPEC)
             .withPath("file:/warehouse/data/name_trunc=a/a.parquet")
@@ -63,7 +70,7 @@ class MaintenanceSerializerFixturesTest {
             SchemaParser.toJson(SCHEMA),
             PartitionSpecParser.toJson(SPEC),
             ResidualEvaluator.unpartitioned(Expressions.alwaysTrue()));
-    return new RewriteTask(99L, 12L, 1_700_000_002_000L, "name", List.of(task));
+    return new RewriteTask(table, 99L, 12L, 1_700_000_002_000L, "name", List.of(task));
   }
 
   @Test
@@ -78,13 +85,29 @@ class MaintenanceSerializerFixturesTest {
   }
 
   @Test
+  void tableTriggerStateOfEveryFormatVersionIsRead() throws IOException {
+    String name = "maintenance-table-trigger-state-v" + TableTriggerStateSerializer.FORMAT_VERSION;
+    writeIfMissing(name, TableTriggerStateSerializer.INSTANCE, TABLE_TRIGGER_STATE);
+    for (int version = 1; version <= TableTriggerStateSerializer.FORMAT_VERSION; version++) {
+      assertThat(
+              read(
+                  "maintenance-table-trigger-state-v" + version,
+                  TableTriggerStateSerializer.INSTANCE))
+          .isEqualTo(TABLE_TRIGGER_STATE);
+    }
+    assertWritesExactly(name, TableTriggerStateSerializer.INSTANCE, TABLE_TRIGGER_STATE);
+  }
+
+  @Test
   void rewriteTasksOfEveryFormatVersionAreRead() throws IOException {
     String name = "maintenance-rewrite-task-v" + RewriteTaskSerializer.FORMAT_VERSION;
     writeIfMissing(name, RewriteTaskSerializer.INSTANCE, rewriteTask());
     for (int version = 1; version <= RewriteTaskSerializer.FORMAT_VERSION; version++) {
       RewriteTask read =
           read("maintenance-rewrite-task-v" + version, RewriteTaskSerializer.INSTANCE);
-      assertThat(read.toString()).isEqualTo(rewriteTask().toString());
+      // Version 1 names no table: only a single-table stage wrote it.
+      assertThat(read.toString())
+          .isEqualTo(rewriteTask(version == 1 ? null : "crm.customers").toString());
       assertThat(read.sequenceNumber()).isEqualTo(12L);
       assertThat(read.sortColumn()).isEqualTo("name");
       assertThat(read.tasks().get(0).spec().specId()).isEqualTo(2);
@@ -98,6 +121,7 @@ class MaintenanceSerializerFixturesTest {
     for (TypeSerializer<?> serializer :
         List.of(
             TriggerStateSerializer.INSTANCE,
+            TableTriggerStateSerializer.INSTANCE,
             RewriteTaskSerializer.INSTANCE,
             GroupRewrittenSerializer.INSTANCE)) {
       String name =

@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
-import org.apache.flink.streaming.api.operators.ProcessOperator;
 import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
 import org.apache.flink.streaming.util.ProcessFunctionTestHarnesses;
 import org.apache.flink.testutils.logging.LoggerAuditingExtension;
@@ -62,19 +61,18 @@ class RewriteConflictOnEveryCatalogITCase {
       CollatedTableFiles.append(table, CollatedRows.rows(append * 100L, 100, append));
     }
 
-    RewriteCommitter committer = new RewriteCommitter(CATALOGS.tableLoader(kind, id));
-    try (OneInputStreamOperatorTestHarness<Long, RewriteTask> planner =
+    MaintainedTables tables = MaintainedTables.of(id.toString(), CATALOGS.tableLoader(kind, id));
+    RewriteCommitter committer = new RewriteCommitter(tables);
+    try (OneInputStreamOperatorTestHarness<String, RewriteTask> planner =
             new OneInputStreamOperatorTestHarness<>(
-                new ProcessOperator<>(
-                    new CompactionPlanner(
-                        CATALOGS.tableLoader(kind, id), CONFIG, Map.of(), "name")));
+                new CompactionPlanner(tables, CONFIG, Map.of(), "name", 1));
         OneInputStreamOperatorTestHarness<GroupRewritten, Void> committerHarness =
             ProcessFunctionTestHarnesses.forProcessFunction(committer)) {
       // The planner's output through the stage's own serializer, as between its operators.
       planner.setup(RewriteTaskSerializer.INSTANCE);
       planner.open();
 
-      planner.processElement(1L, 0);
+      planner.processElement(id.toString(), 0);
       List<RewriteTask> planned = planner.extractOutputValues();
       assertThat(planned).as("one group of the 5 files").hasSize(1);
       RewriteTask task = planned.get(0);
@@ -112,7 +110,7 @@ class RewriteConflictOnEveryCatalogITCase {
           .endsWith("; the files are planned again later");
 
       // The next trigger, long before the in-flight window ends: the other 4 files again.
-      planner.processElement(2L, 1);
+      planner.processElement(id.toString(), 1);
       List<RewriteTask> replanned = planner.extractOutputValues();
       assertThat(replanned).as("the first trigger's group, then the retry").hasSize(2);
       RewriteTask retry = replanned.get(1);

@@ -20,6 +20,7 @@ import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.BoundedOneInput;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.iceberg.SnapshotRef;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.flink.CatalogLoader;
 import org.slf4j.Logger;
@@ -36,9 +37,13 @@ import org.slf4j.LoggerFactory;
  * <p>A table whose commit fails keeps its files staged, and the other tables commit on: the failed
  * files commit with the table's next checkpoint. After {@value #MAX_FAILED_CHECKPOINTS} checkpoints
  * in a row in which the same table failed, the job fails (and restarts from its last checkpoint).
+ *
+ * <p>It emits the name ({@link org.apache.iceberg.catalog.TableIdentifier#toString()}) of each
+ * table whose branch {@code main} it committed to, for the maintenance stage that may follow it
+ * (docs/dynamic.md#maintenance).
  */
-final class CollationDynamicCommitter extends AbstractStreamOperator<Void>
-    implements OneInputStreamOperator<TableFiles, Void>, BoundedOneInput {
+final class CollationDynamicCommitter extends AbstractStreamOperator<String>
+    implements OneInputStreamOperator<TableFiles, String>, BoundedOneInput {
   private static final long serialVersionUID = 1L;
   private static final Logger LOG = LoggerFactory.getLogger(CollationDynamicCommitter.class);
 
@@ -157,6 +162,9 @@ final class CollationDynamicCommitter extends AbstractStreamOperator<Void>
           LOG.warn("Job {} already committed all its input to {}; not again", jobId, target);
         } else {
           table.commitUpTo(entry.getValue(), jobId, checkpointId, partOf);
+          if (SnapshotRef.MAIN_BRANCH.equals(target.branch)) {
+            output.collect(new StreamRecord<>(target.table.toString()));
+          }
         }
         failures.remove(target);
       } catch (RuntimeException e) {

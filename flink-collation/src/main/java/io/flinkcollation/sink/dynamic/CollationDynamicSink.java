@@ -1,5 +1,8 @@
 package io.flinkcollation.sink.dynamic;
 
+import io.flinkcollation.maintenance.CompactionStage;
+import io.flinkcollation.maintenance.MaintainedTables;
+import io.flinkcollation.maintenance.MaintenanceConfig;
 import io.flinkcollation.maintenance.MaintenanceOptions;
 import io.flinkcollation.sink.CheckpointCommits;
 import io.flinkcollation.sink.CollationSinkOptions;
@@ -15,7 +18,9 @@ import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.DataStreamSink;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
+import org.apache.flink.util.Collector;
 import org.apache.flink.util.Preconditions;
 import org.apache.iceberg.flink.CatalogLoader;
 import org.apache.iceberg.flink.FlinkWriteOptions;
@@ -35,8 +40,9 @@ import org.apache.iceberg.flink.FlinkWriteOptions;
  * }</pre>
  *
  * The job is the generator (with the input's parallelism), a shuffle of each record to a writer
- * subtask of its table, the parallel writers (which create missing tables and evolve schemas) and a
- * single committer that commits per table and checkpoint, exactly once.
+ * subtask of its table, the parallel writers (which create missing tables and evolve schemas), a
+ * single committer that commits per table and checkpoint, exactly once, and with {@code
+ * compaction-enabled} or the other maintenance options the maintenance stage of every table.
  */
 @Experimental
 public final class CollationDynamicSink {
@@ -56,6 +62,14 @@ public final class CollationDynamicSink {
           CollationSinkOptions.DECLARE_RUNNING_VERSIONS.key());
 
   private CollationDynamicSink() {}
+
+  /** The end of a job without maintenance: the names of committed tables go nowhere. */
+  private static final class NoMaintenance extends ProcessFunction<String, Void> {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public void processElement(String table, Context context, Collector<Void> out) {}
+  }
 
   /** Starts a sink for a stream of any type, turned into records by the {@link #generator}. */
   public static <T> Builder<T> forInput(DataStream<T> input) {
@@ -135,8 +149,10 @@ public final class CollationDynamicSink {
 
     /**
      * Sets a write option for every table: an Iceberg Flink write option such as {@code
-     * write-format} or {@code target-file-size-bytes}, or {@code collation.max-bound-length}.
-     * Options a record sets (branch, distribution mode, parallelism, upsert) are refused.
+     * write-format} or {@code target-file-size-bytes}, {@code collation.max-bound-length}, or an
+     * option of in-job maintenance ({@code compaction-enabled}, {@code flink-maintenance.*}), which
+     * then maintains every table written (docs/dynamic.md#maintenance). Options a record sets
+     * (branch, distribution mode, parallelism, upsert) are refused.
      */
     public Builder<T> set(String key, String value) {
       Preconditions.checkArgument(key != null, "Cannot set an option with a null key");
@@ -194,6 +210,14 @@ public final class CollationDynamicSink {
           catalogLoader != null,
           "Cannot build a dynamic collation sink without a catalog: call catalogLoader(...)");
       checkOptions();
+      Map<String, String> maintenanceOptions = new LinkedHashMap<>();
+      writeOptions.forEach(
+          (key, value) -> {
+            if (MaintenanceOptions.isMaintenanceOption(key)) {
+              maintenanceOptions.put(key, value);
+            }
+          });
+      MaintenanceConfig maintenance = MaintenanceConfig.from(maintenanceOptions);
       int maxBoundLength =
           Integer.parseInt(
               writeOptions.getOrDefault(
@@ -206,6 +230,7 @@ public final class CollationDynamicSink {
           maxBoundLength);
       Map<String, String> icebergOptions = new LinkedHashMap<>(writeOptions);
       icebergOptions.remove(CollationSinkOptions.MAX_BOUND_LENGTH.key());
+      icebergOptions.keySet().removeIf(MaintenanceOptions::isMaintenanceOption);
       int parallelism = writeParallelism != null ? writeParallelism : input.getParallelism();
 
       // The generator runs at the input's parallelism, chained to it where Flink allows: any
@@ -233,20 +258,42 @@ public final class CollationDynamicSink {
                       maxBoundLength,
                       cacheMaxSize))
               .setParallelism(parallelism);
-      SingleOutputStreamOperator<Void> committed =
+      SingleOutputStreamOperator<String> committed =
           written
               .transform(
                   "CollationDynamicCommitter",
-                  BasicTypeInfo.VOID_TYPE_INFO,
+                  BasicTypeInfo.STRING_TYPE_INFO,
                   new CollationDynamicCommitter(catalogLoader, snapshotProperties))
               .setParallelism(1)
               .setMaxParallelism(1);
-      DataStreamSink<Void> sink =
-          committed.sinkTo(new DiscardingSink<>()).name("CollationDynamicSink").setParallelism(1);
       if (uidPrefix != null) {
         routed.uid(uidPrefix + "-generator");
         written.uid(uidPrefix + "-writer");
         committed.uid(uidPrefix + "-committer");
+      }
+      if (maintenance.anyEnabled()) {
+        // Each table the committer names is maintained on its branch main, with its own triggers
+        // (docs/dynamic.md#maintenance).
+        return CompactionStage.append(
+            committed,
+            MaintainedTables.inCatalog(catalogLoader),
+            "dynamic",
+            maintenance,
+            icebergOptions,
+            maxBoundLength,
+            null,
+            parallelism,
+            uidPrefix);
+      }
+      DataStreamSink<Void> sink =
+          committed
+              .process(new NoMaintenance(), BasicTypeInfo.VOID_TYPE_INFO)
+              .name("CollationDynamicSink")
+              .setParallelism(1)
+              .sinkTo(new DiscardingSink<>())
+              .name("CollationDynamicSink")
+              .setParallelism(1);
+      if (uidPrefix != null) {
         sink.uid(uidPrefix + "-sink");
       }
       return sink;
@@ -255,11 +302,10 @@ public final class CollationDynamicSink {
     private void checkOptions() {
       for (String key : writeOptions.keySet()) {
         Preconditions.checkArgument(
-            !PER_RECORD.contains(key) && !MaintenanceOptions.isMaintenanceOption(key),
+            !PER_RECORD.contains(key),
             "The dynamic collation sink does not take the write option '%s': set the branch,"
                 + " distribution mode, write parallelism and upsert on each record; range"
-                + " distribution, overwrite and in-job maintenance are not supported"
-                + " (docs/dynamic.md#not-supported)",
+                + " distribution and overwrite are not supported (docs/dynamic.md#not-supported)",
             key);
       }
       CollationWriteConf.checkKeys(

@@ -4,7 +4,8 @@
  * DynamicIcebergSink} does (docs/dynamic.md). It owns the routing of records to writer subtasks by
  * table (and by key or partition), the creation of missing tables with the collations a user's
  * function declares, schema evolution, the per-subtask cache of table writers, and the committer
- * that commits per table and checkpoint, exactly once.
+ * that commits per table and checkpoint, exactly once; the maintenance stage that follows it is
+ * {@code io.flinkcollation.maintenance}'s, keyed by table.
  *
  * <p>It writes files only through {@code io.flinkcollation.sink.writer} (the same writers and
  * bounds trackers as the single-table sink) and commits only through {@link

@@ -63,7 +63,7 @@ class DynamicCommitterPartsTest {
                 TABLE, SCHEMA, PartitionSpec.unpartitioned(), Map.of("format-version", "2"));
   }
 
-  private OneInputStreamOperatorTestHarness<TableFiles, Void> harness() throws Exception {
+  private OneInputStreamOperatorTestHarness<TableFiles, String> harness() throws Exception {
     return new OneInputStreamOperatorTestHarness<>(
         new CollationDynamicCommitter(loader, Map.of()),
         1,
@@ -96,7 +96,7 @@ class DynamicCommitterPartsTest {
 
   @Test
   void partsOfOneCheckpointCommitApartInOrder() throws Exception {
-    try (OneInputStreamOperatorTestHarness<TableFiles, Void> committer = harness()) {
+    try (OneInputStreamOperatorTestHarness<TableFiles, String> committer = harness()) {
       committer.open();
       // Subtask 0 evicted the writer twice before the barrier; subtask 1 closed once, at it.
       committer.processElement(changes("s0p0", 0), 0);
@@ -105,6 +105,8 @@ class DynamicCommitterPartsTest {
       committer.processElement(changes("s0p2", 2), 0);
       committer.snapshot(1, 0);
       committer.notifyOfCompletedCheckpoint(1);
+      // The table it committed to, named once for the maintenance stage that may follow.
+      assertThat(committer.extractOutputValues()).containsExactly(TABLE.toString());
     }
 
     assertThat(addedPerSnapshot())
@@ -121,7 +123,7 @@ class DynamicCommitterPartsTest {
     TableFiles first = changes("p0", 0);
     OperatorSubtaskState state;
     String jobId;
-    try (OneInputStreamOperatorTestHarness<TableFiles, Void> committer = harness()) {
+    try (OneInputStreamOperatorTestHarness<TableFiles, String> committer = harness()) {
       committer.open();
       committer.processElement(first, 0);
       committer.processElement(changes("p1", 1), 0);
@@ -141,7 +143,7 @@ class DynamicCommitterPartsTest {
         .set(CheckpointCommits.WRITER_PART, "0")
         .commit();
 
-    try (OneInputStreamOperatorTestHarness<TableFiles, Void> restored = harness()) {
+    try (OneInputStreamOperatorTestHarness<TableFiles, String> restored = harness()) {
       restored.initializeState(state);
       restored.open();
     }
