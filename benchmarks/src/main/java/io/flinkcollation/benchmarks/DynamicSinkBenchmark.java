@@ -1,5 +1,6 @@
 package io.flinkcollation.benchmarks;
 
+import io.flinkcollation.maintenance.MaintenanceOptions;
 import io.flinkcollation.metadata.UpdateCollations;
 import io.flinkcollation.sink.CollationIcebergSink;
 import io.flinkcollation.sink.dynamic.CollationDynamicRecord;
@@ -39,7 +40,9 @@ import org.apache.iceberg.types.Types;
  * round runs the three in an order rotating from round to round, after {@code --warm-ups}
  * unmeasured rounds (the first jobs of a JVM pay its class loading and JIT). Prints each round's
  * rows/s, and each sink's median rows/s and median same-round ratio to the dynamic sink with a 95%
- * {@link MedianInterval}.
+ * {@link MedianInterval}. {@code --checkpoint-ms} checkpoints every job (a commit per table and
+ * checkpoint); {@code --compaction true} adds the in-job compaction of every table to both
+ * collation sinks (docs/dynamic.md#maintenance; Iceberg's sink has none in the job).
  *
  * <pre>
  * java -cp benchmarks/target/flink-collation-benchmarks.jar:benchmarks/target/lib/* \
@@ -56,7 +59,8 @@ public final class DynamicSinkBenchmark {
   static final String USAGE =
       "DynamicSinkBenchmark [--tables N (default: 50)] [--rows N (default: 500000)]"
           + " [--rounds N (default: 3)] [--warm-ups N (default: 1)]"
-          + " [--sinks dynamic,single,iceberg (default: all; e.g. one under a profiler)]";
+          + " [--sinks dynamic,single,iceberg (default: all; e.g. one under a profiler)]"
+          + " [--checkpoint-ms N (default: 0, none)] [--compaction true|false (default: false)]";
 
   private static final String[] KEYS = {"dynamic", "single", "iceberg"};
 
@@ -68,6 +72,8 @@ public final class DynamicSinkBenchmark {
     int rounds = 3;
     int warmUps = 1;
     List<String> only = List.of("dynamic", "single", "iceberg");
+    long checkpointMillis = 0;
+    boolean compaction = false;
     for (int i = 0; i + 1 < args.length; i += 2) {
       switch (args[i]) {
         case "--tables":
@@ -85,6 +91,12 @@ public final class DynamicSinkBenchmark {
         case "--sinks":
           only = List.of(args[i + 1].split(","));
           break;
+        case "--checkpoint-ms":
+          checkpointMillis = Long.parseLong(args[i + 1]);
+          break;
+        case "--compaction":
+          compaction = Boolean.parseBoolean(args[i + 1]);
+          break;
         default:
           throw new IllegalArgumentException("unknown argument " + args[i] + "; " + USAGE);
       }
@@ -93,8 +105,14 @@ public final class DynamicSinkBenchmark {
     double[][] rates = new double[sinks.length][rounds];
     System.out.printf(
         "%d tables, %,d rows, %d rounds after %d warm-up rounds, sinks in rotating order; load"
-            + " before: %s%n",
-        tables, rows, rounds, warmUps, LoadAverage.now());
+            + " before: %s; checkpoints every %s ms, compaction %s%n",
+        tables,
+        rows,
+        rounds,
+        warmUps,
+        LoadAverage.now(),
+        checkpointMillis == 0 ? "(none)" : checkpointMillis,
+        compaction);
     for (int round = -warmUps; round < rounds; round++) {
       for (int turn = 0; turn < sinks.length; turn++) {
         // The first job of a JVM pays its class loading and JIT: no sink always goes first.
@@ -103,7 +121,8 @@ public final class DynamicSinkBenchmark {
           continue;
         }
         Path warehouse = Files.createTempDirectory("dynamic-bench");
-        double rate = run(sink, warehouse.toUri().toString(), tables, rows);
+        double rate =
+            run(sink, warehouse.toUri().toString(), tables, rows, checkpointMillis, compaction);
         if (round >= 0) {
           rates[sink][round] = rate;
         }
@@ -142,7 +161,9 @@ public final class DynamicSinkBenchmark {
   }
 
   /** Runs one job; returns its rows per second. */
-  private static double run(int sink, String warehouse, int tables, long rows) throws Exception {
+  private static double run(
+      int sink, String warehouse, int tables, long rows, long checkpointMillis, boolean compaction)
+      throws Exception {
     HadoopCatalog catalog = new HadoopCatalog(new Configuration(), warehouse);
     for (int t = 0; t < tables; t++) {
       Table table = catalog.createTable(table(t), SCHEMA, PartitionSpec.unpartitioned());
@@ -152,12 +173,23 @@ public final class DynamicSinkBenchmark {
         CatalogLoader.hadoop("bench", new Configuration(), Map.of("warehouse", warehouse));
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
     env.setParallelism(2);
+    if (checkpointMillis > 0) {
+      env.enableCheckpointing(checkpointMillis);
+    }
+    Map<String, String> maintenance =
+        compaction
+            ? Map.of(
+                MaintenanceOptions.COMPACTION_ENABLED.key(), "true",
+                MaintenanceOptions.RATE_LIMIT_SECONDS.key(), "1",
+                MaintenanceOptions.REWRITE_COMMIT_COUNT.key(), "3")
+            : Map.of();
     DataStream<Long> ids = env.fromSequence(0, rows - 1);
     int count = tables;
     if (sink == 0) {
       CollationDynamicSink.forInput(ids)
           .generator(new CollationRecords(count))
           .catalogLoader(loader)
+          .setAll(maintenance)
           .append();
     } else if (sink == 1) {
       for (int t = 0; t < tables; t++) {
@@ -168,6 +200,7 @@ public final class DynamicSinkBenchmark {
                 .returns(InternalTypeInfo.of(FlinkSchemaUtil.convert(SCHEMA)));
         CollationIcebergSink.forRowData(mine)
             .tableLoader(TableLoader.fromCatalog(loader, table(t)))
+            .setAll(maintenance)
             .append();
       }
     } else {
