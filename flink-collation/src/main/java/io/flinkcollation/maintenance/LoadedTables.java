@@ -3,33 +3,31 @@ package io.flinkcollation.maintenance;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.flink.TableLoader;
 
 /**
- * The tables one operator of the maintenance stage has loaded, by name, each with its own loader;
- * loaded at first use and refreshed ({@link MetadataRetention#refreshed}) at each later one. Not
- * thread-safe: one operator thread uses it.
+ * The tables one thread of an operator of the maintenance stage has loaded, by name, through one
+ * catalog ({@link MaintainedTables#open}) opened at first use; each table is loaded at its first
+ * use and refreshed ({@link MetadataRetention#refreshed}) at each later one. Not thread-safe.
  */
 final class LoadedTables implements AutoCloseable {
   private final MaintainedTables tables;
-  private final Map<String, TableLoader> loaders = new HashMap<>();
   private final Map<String, Table> loaded = new HashMap<>();
+  private MaintainedTables.Source source;
 
   LoadedTables(MaintainedTables tables) {
     this.tables = tables;
   }
 
-  /** Table {@code name}, refreshed, or loaded when this operator had not loaded it yet. */
+  /** Table {@code name}, refreshed, or loaded when it was not loaded yet. */
   Table refreshed(String name) {
-    Table table = loaded.get(name);
-    if (table == null) {
-      TableLoader loader = tables.loader(name);
-      loader.open();
-      loaders.put(name, loader);
-      table = loader.loadTable();
-    } else {
-      table = MetadataRetention.refreshed(loaders.get(name), table);
+    if (source == null) {
+      source = tables.open();
     }
+    Table table = loaded.get(name);
+    table =
+        table == null
+            ? source.load(name)
+            : MetadataRetention.refreshed(() -> source.load(name), table);
     loaded.put(name, table);
     return table;
   }
@@ -39,25 +37,12 @@ final class LoadedTables implements AutoCloseable {
     return loaded.get(name);
   }
 
-  /** A loader of {@code name} of this operator's own, for a component that loads it itself. */
-  TableLoader newLoader(String name) {
-    return tables.loader(name);
-  }
-
   @Override
   public void close() throws Exception {
-    Exception first = null;
-    for (TableLoader loader : loaders.values()) {
-      try {
-        loader.close();
-      } catch (Exception e) {
-        first = first == null ? e : first;
-      }
-    }
-    loaders.clear();
     loaded.clear();
-    if (first != null) {
-      throw first;
+    if (source != null) {
+      source.close();
+      source = null;
     }
   }
 }

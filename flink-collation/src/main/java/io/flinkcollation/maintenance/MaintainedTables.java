@@ -4,6 +4,8 @@ import java.io.Serializable;
 import java.util.List;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.util.Preconditions;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.flink.CatalogLoader;
 import org.apache.iceberg.flink.TableLoader;
@@ -38,8 +40,13 @@ public abstract class MaintainedTables implements Serializable {
   /** The tables watched from the start, before any commit names them. */
   abstract List<String> initial();
 
-  /** A new loader, not opened, of table {@code name}. */
-  abstract TableLoader loader(String name);
+  /** Opens what loads the tables by name, for one thread of one operator. */
+  abstract Source open();
+
+  /** Loads the tables by name; one catalog (or the one table's loader) for all of them. */
+  interface Source extends AutoCloseable {
+    Table load(String name);
+  }
 
   private static final class One extends MaintainedTables {
     private static final long serialVersionUID = 1L;
@@ -57,9 +64,21 @@ public abstract class MaintainedTables implements Serializable {
     }
 
     @Override
-    TableLoader loader(String table) {
-      // A rewrite task of format version 1 names no table: it is this one.
-      return loader.clone();
+    Source open() {
+      TableLoader opened = loader.clone();
+      opened.open();
+      return new Source() {
+        @Override
+        public Table load(String table) {
+          // A rewrite task of format version 1 names no table: it is this one.
+          return opened.loadTable();
+        }
+
+        @Override
+        public void close() throws Exception {
+          opened.close();
+        }
+      };
     }
   }
 
@@ -77,8 +96,21 @@ public abstract class MaintainedTables implements Serializable {
     }
 
     @Override
-    TableLoader loader(String name) {
-      return TableLoader.fromCatalog(catalogLoader.clone(), TableIdentifier.parse(name));
+    Source open() {
+      Catalog catalog = catalogLoader.loadCatalog();
+      return new Source() {
+        @Override
+        public Table load(String name) {
+          return catalog.loadTable(TableIdentifier.parse(name));
+        }
+
+        @Override
+        public void close() throws Exception {
+          if (catalog instanceof AutoCloseable) {
+            ((AutoCloseable) catalog).close();
+          }
+        }
+      };
     }
   }
 }

@@ -71,6 +71,9 @@ final class MaintenanceTrigger<T> extends AbstractStreamOperator<String>
   private transient Map<String, SnapshotExpiry> expiries;
   private transient ExecutorService housekeeping;
 
+  /** The tables of expiry and orphan cleanup, used on the housekeeping thread only. */
+  private transient LoadedTables housekept;
+
   MaintenanceTrigger(MaintainedTables tables, MaintenanceConfig config) {
     this.tables = tables;
     this.config = config;
@@ -97,6 +100,7 @@ final class MaintenanceTrigger<T> extends AbstractStreamOperator<String>
     watched = new HashSet<>();
     expiries = new LinkedHashMap<>();
     if (config.expireSnapshots() || config.deleteOrphanFiles()) {
+      housekept = new LoadedTables(tables);
       housekeeping =
           Executors.newSingleThreadExecutor(
               runnable -> {
@@ -139,7 +143,7 @@ final class MaintenanceTrigger<T> extends AbstractStreamOperator<String>
         expiries.put(
             name,
             new SnapshotExpiry(
-                loaded.newLoader(name),
+                () -> housekept.refreshed(name),
                 config,
                 getRuntimeContext().getJobInfo().getJobId().toString()));
       }
@@ -273,6 +277,7 @@ final class MaintenanceTrigger<T> extends AbstractStreamOperator<String>
       if (!housekeeping.awaitTermination(1, TimeUnit.MINUTES)) {
         housekeeping.shutdownNow();
       }
+      housekept.close();
     }
     if (loaded != null) {
       loaded.close();

@@ -1,9 +1,9 @@
 package io.flinkcollation.maintenance;
 
+import java.util.function.Supplier;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.exceptions.ValidationException;
-import org.apache.iceberg.flink.TableLoader;
 import org.apache.iceberg.util.PropertyUtil;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,13 +27,13 @@ final class MetadataRetention {
    * more than {@code write.metadata.previous-versions-max} commits deleted that version's file
    * since its last refresh. A fresh load finds the current version.
    */
-  static Table refreshed(TableLoader loader, Table table) {
+  static Table refreshed(Supplier<Table> load, Table table) {
     try {
       table.refresh();
       return table;
     } catch (ValidationException e) {
       LOG.debug("Table {}: cannot refresh, loading it again", table.name(), e);
-      return loader.loadTable();
+      return load.get();
     }
   }
 

@@ -9,6 +9,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.ExpireSnapshots;
@@ -41,23 +42,42 @@ final class SnapshotExpiry {
   private static final Logger LOG = LoggerFactory.getLogger(SnapshotExpiry.class);
   private static final String HADOOP_FILE_IO = "org.apache.iceberg.hadoop.HadoopFileIO";
 
-  private final TableLoader tableLoader;
+  private final Supplier<Table> refreshed;
   private final MaintenanceConfig config;
   private final String jobId;
-  private Table table;
+  private volatile String lastName;
 
   SnapshotExpiry(TableLoader tableLoader, MaintenanceConfig config, String jobId) {
-    this.tableLoader = tableLoader;
+    this(
+        new Supplier<>() {
+          private Table table;
+
+          @Override
+          public Table get() {
+            if (table == null) {
+              tableLoader.open();
+              table = tableLoader.loadTable();
+            }
+            table = MetadataRetention.refreshed(tableLoader::loadTable, table);
+            return table;
+          }
+        },
+        config,
+        jobId);
+  }
+
+  /**
+   * @param refreshed the table, loaded or refreshed at each call, on the thread that expires
+   */
+  SnapshotExpiry(Supplier<Table> refreshed, MaintenanceConfig config, String jobId) {
+    this.refreshed = refreshed;
     this.config = config;
     this.jobId = jobId;
   }
 
   private Table table() {
-    if (table == null) {
-      tableLoader.open();
-      table = tableLoader.loadTable();
-    }
-    table = MetadataRetention.refreshed(tableLoader, table);
+    Table table = refreshed.get();
+    lastName = table.name();
     return table;
   }
 
@@ -316,7 +336,7 @@ final class SnapshotExpiry {
   }
 
   private String name() {
-    return table == null ? "(not loaded)" : table.name();
+    return lastName == null ? "(not loaded)" : lastName;
   }
 
   private static int size(Iterable<?> items) {
