@@ -38,13 +38,13 @@ public abstract class MaintainedTables implements Serializable {
   }
 
   /** The tables watched from the start, before any commit names them. */
-  abstract List<String> initial();
+  public abstract List<String> initial();
 
   /** Opens what loads the tables by name, for one thread of one operator. */
-  abstract Source open();
+  public abstract Source open();
 
   /** Loads the tables by name; one catalog (or the one table's loader) for all of them. */
-  interface Source extends AutoCloseable {
+  public interface Source extends AutoCloseable {
     Table load(String name);
   }
 
@@ -59,12 +59,12 @@ public abstract class MaintainedTables implements Serializable {
     }
 
     @Override
-    List<String> initial() {
+    public List<String> initial() {
       return List.of(name);
     }
 
     @Override
-    Source open() {
+    public Source open() {
       TableLoader opened = loader.clone();
       opened.open();
       return new Source() {
@@ -91,12 +91,12 @@ public abstract class MaintainedTables implements Serializable {
     }
 
     @Override
-    List<String> initial() {
+    public List<String> initial() {
       return List.of();
     }
 
     @Override
-    Source open() {
+    public Source open() {
       Catalog catalog = catalogLoader.loadCatalog();
       return new Source() {
         @Override

@@ -2,6 +2,7 @@ package io.flinkcollation.maintenance;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.flinkcollation.maintenance.operator.RewriteCommit;
 import io.flinkcollation.sink.dynamic.CollationDynamicRecord;
 import io.flinkcollation.sink.dynamic.CollationDynamicSink;
 import io.flinkcollation.sink.dynamic.CollationRecordGenerator;
