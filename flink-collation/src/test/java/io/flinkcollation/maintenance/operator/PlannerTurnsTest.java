@@ -108,7 +108,7 @@ class PlannerTurnsTest {
       MaintainedTables tables) throws Exception {
     OneInputStreamOperatorTestHarness<String, RewriteTask> harness =
         new OneInputStreamOperatorTestHarness<>(
-            new CompactionPlanner(tables, CONFIG, Map.of(), null, 1));
+            new CompactionPlanner(tables, CONFIG, Map.of(), "name", 1));
     harness.setup(RewriteTaskSerializer.INSTANCE);
     return harness;
   }
