@@ -11,6 +11,7 @@ import io.flinkcollation.write.SerializerTypeInfo;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
 import org.apache.flink.annotation.Experimental;
 import org.apache.flink.api.common.typeinfo.BasicTypeInfo;
 import org.apache.flink.configuration.Configuration;
@@ -308,10 +309,13 @@ public final class CollationDynamicSink {
                 + " distribution and overwrite are not supported (docs/dynamic.md#not-supported)",
             key);
       }
+      // The maintenance options are checked by MaintenanceConfig (docs/maintenance.md#options).
       CollationWriteConf.checkKeys(
           "(every table of the dynamic sink)",
           CollationWriteConf.Writer.SINK,
-          writeOptions.keySet());
+          writeOptions.keySet().stream()
+              .filter(key -> !MaintenanceOptions.isMaintenanceOption(key))
+              .collect(Collectors.toList()));
     }
   }
 }
