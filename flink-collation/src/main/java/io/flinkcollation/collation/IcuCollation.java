@@ -110,7 +110,7 @@ final class IcuCollation implements RankedCollation {
       synchronized (this) {
         ranks = primaryRanks;
         if (ranks == null) {
-          ranks = PrimaryRanks.of(newCollator(), pad());
+          ranks = PrimaryRanksBuilder.build(newCollator(), pad());
           primaryRanks = ranks;
         }
       }
