@@ -257,7 +257,7 @@ public final class Collations {
   public static String checkVersion(String version) {
     String problem = null;
     if (version == null || version.isEmpty()) {
-      problem = "it is empty; use the version the provider reports, such as '153.136.0.0'";
+      problem = "it is empty; use the version the provider reports, such as '153.144.0.0'";
     } else if (version.length() > MAX_VERSION_LENGTH) {
       problem =
           String.format(
