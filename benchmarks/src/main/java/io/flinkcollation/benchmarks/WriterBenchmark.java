@@ -57,8 +57,10 @@ import org.apache.iceberg.types.Types;
 
 /**
  * Writes the same generated rows through stock Iceberg {@code FlinkSink} and through the collation
- * sink with 0, 1 and 2 collation metrics, and prints rows/s and the median ratio collation/stock
- * per case; then measures the bounds tracker alone, and pruning on a clustered ingest.
+ * sink with 0, 1 and 2 collation metrics, and with one and two columns each at two ICU versions
+ * (the running ICU and ICU 78 from flink-collation-icu78), and prints rows/s and the median ratio
+ * collation/stock per case; then measures the bounds tracker alone, and pruning on a clustered
+ * ingest.
  *
  * <p>Two measures, both on a local MiniCluster at parallelism 1:
  *
