@@ -4,12 +4,16 @@ import io.flinkcollation.sink.CollationIcebergSink;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.DataStreamSink;
 import org.apache.flink.table.catalog.ResolvedSchema;
 import org.apache.flink.table.connector.ChangelogMode;
+import org.apache.flink.table.connector.ProviderContext;
 import org.apache.flink.table.connector.sink.DataStreamSinkProvider;
 import org.apache.flink.table.connector.sink.DynamicTableSink;
 import org.apache.flink.table.connector.sink.abilities.SupportsOverwrite;
 import org.apache.flink.table.connector.sink.abilities.SupportsPartitioning;
+import org.apache.flink.table.data.RowData;
 import org.apache.flink.util.Preconditions;
 import org.apache.iceberg.flink.TableLoader;
 
@@ -60,19 +64,23 @@ final class CollationTableSink
         !overwrite || context.isBounded(),
         "INSERT OVERWRITE needs bounded input: run it in batch mode ('execution.runtime-mode' ="
             + " 'batch'); a streaming job can only INSERT INTO");
-    return (DataStreamSinkProvider)
-        (providerContext, dataStream) -> {
-          CollationIcebergSink.Builder builder =
-              CollationIcebergSink.forRowData(dataStream)
-                  .tableLoader(tableLoader)
-                  .resolvedSchema(physicalSchema)
-                  .overwrite(overwrite)
-                  .equalityFieldColumns(primaryKey)
-                  .setAll(writeOptions)
-                  .flinkConf(flinkConf);
-          providerContext.generateUid(UID).ifPresent(builder::uidPrefix);
-          return builder.append();
-        };
+    // An anonymous class, not a lambda: Flink 1.20's DataStreamSinkProvider has no abstract method.
+    return new DataStreamSinkProvider() {
+      @Override
+      public DataStreamSink<?> consumeDataStream(
+          ProviderContext providerContext, DataStream<RowData> dataStream) {
+        CollationIcebergSink.Builder builder =
+            CollationIcebergSink.forRowData(dataStream)
+                .tableLoader(tableLoader)
+                .resolvedSchema(physicalSchema)
+                .overwrite(overwrite)
+                .equalityFieldColumns(primaryKey)
+                .setAll(writeOptions)
+                .flinkConf(flinkConf);
+        providerContext.generateUid(UID).ifPresent(builder::uidPrefix);
+        return builder.append();
+      }
+    };
   }
 
   @Override

@@ -2,6 +2,7 @@ package io.flinkcollation.write;
 
 import java.util.function.Supplier;
 import org.apache.flink.annotation.Internal;
+import org.apache.flink.api.common.ExecutionConfig;
 import org.apache.flink.api.common.serialization.SerializerConfig;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
@@ -57,6 +58,14 @@ public final class SerializerTypeInfo<T> extends TypeInformation<T> {
 
   @Override
   public TypeSerializer<T> createSerializer(SerializerConfig config) {
+    return serializer.get();
+  }
+
+  /**
+   * Flink 1.20's abstract {@code TypeInformation#createSerializer(ExecutionConfig)} (removed in
+   * 2.0, where this method is unused, hence no {@code @Override}).
+   */
+  public TypeSerializer<T> createSerializer(ExecutionConfig config) {
     return serializer.get();
   }
 

@@ -113,7 +113,15 @@ class SchemaChangesWhileWritingITCase {
 
         @Override
         public CompletionStage<Void> acquire() {
-          acquired++;
+          return acquire(1);
+        }
+
+        /**
+         * Flink 2.2's abstract {@code acquire(int)} (Flink 1.20 and 2.1 have {@code acquire()}
+         * alone, hence no {@code @Override}).
+         */
+        public CompletionStage<Void> acquire(int permits) {
+          acquired += permits;
           return acquired <= open ? CompletableFuture.completedFuture(null) : released;
         }
       };

@@ -3,7 +3,6 @@ package io.flinkcollation.sink.range;
 import java.util.concurrent.CompletableFuture;
 import javax.annotation.Nullable;
 import org.apache.flink.annotation.Internal;
-import org.apache.flink.api.common.JobID;
 import org.apache.flink.metrics.groups.OperatorCoordinatorMetricGroup;
 import org.apache.flink.runtime.checkpoint.CheckpointCoordinator;
 import org.apache.flink.runtime.jobgraph.OperatorID;
@@ -136,7 +135,7 @@ final class RangeStatisticsCoordinator implements OperatorCoordinator {
   }
 
   /** The context Iceberg's coordinator sees: drops its failures once the coordinator is closed. */
-  private static final class ClosingContext implements Context {
+  private static final class ClosingContext extends JobIdForwardingContext {
     private final String operatorName;
     private final Context context;
     private volatile boolean closed;
@@ -159,8 +158,8 @@ final class RangeStatisticsCoordinator implements OperatorCoordinator {
     }
 
     @Override
-    public JobID getJobID() {
-      return context.getJobID();
+    OperatorCoordinator.Context delegate() {
+      return context;
     }
 
     @Override

@@ -55,4 +55,12 @@ public final class CollationCatalogFunction implements CatalogFunction {
   public List<ResourceUri> getFunctionResources() {
     return List.of();
   }
+
+  /**
+   * Flink 1.20's abstract {@code CatalogFunction#isGeneric} (removed in 2.0, where this method is
+   * unused, hence no {@code @Override}): a Flink function, not a Hive one.
+   */
+  public boolean isGeneric() {
+    return true;
+  }
 }

@@ -15,8 +15,8 @@ import com.tngtech.archunit.lang.ArchCondition;
 import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.ConditionEvents;
 import com.tngtech.archunit.lang.SimpleConditionEvent;
+import io.flinkcollation.testing.BuildDirectory;
 import java.net.URI;
-import java.nio.file.Paths;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -84,7 +84,7 @@ public final class ClusterTests {
    * *Test}.
    */
   public static ArchRule namedAfterWhatTheyStart() {
-    URI testClasses = Paths.get("target", "test-classes").toAbsolutePath().toUri();
+    URI testClasses = BuildDirectory.resolve("test-classes").toAbsolutePath().toUri();
     return classes()
         .that(
             DescribedPredicate.describe(

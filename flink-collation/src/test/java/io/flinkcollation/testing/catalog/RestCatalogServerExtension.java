@@ -1,5 +1,6 @@
 package io.flinkcollation.testing.catalog;
 
+import io.flinkcollation.testing.BuildDirectory;
 import java.io.IOException;
 import java.lang.reflect.InvocationTargetException;
 import java.net.MalformedURLException;
@@ -29,8 +30,9 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  */
 public final class RestCatalogServerExtension implements BeforeAllCallback, AfterAllCallback {
 
-  private static final Path CLASSPATH_FILE = Paths.get("target", "rest-catalog-server.classpath");
-  private static final Path TEST_CLASSES = Paths.get("target", "test-classes");
+  private static final Path CLASSPATH_FILE =
+      BuildDirectory.resolve("rest-catalog-server.classpath");
+  private static final Path TEST_CLASSES = BuildDirectory.resolve("test-classes");
 
   private final Path directory;
   private URLClassLoader loader;
