@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.flinkcollation.sink.CollatedRows;
 import io.flinkcollation.sink.CollationIcebergSink;
+import io.flinkcollation.sink.OptionKeys;
 import io.flinkcollation.sink.TestWarehouse;
 import java.nio.file.Path;
 import java.util.Map;
@@ -45,7 +46,7 @@ class MaintenanceConfigTest {
         .hasMessage(
             "Unknown maintenance option 'flink-maintenance.rewrite.schedule.commits'; the"
                 + " collation sink's maintenance takes "
-                + MaintenanceOptions.KEYS);
+                + OptionKeys.keys(OptionKeys.Kind.MAINTENANCE));
   }
 
   @Test

@@ -1,13 +1,11 @@
 package io.flinkcollation.sink.dynamic;
 
-import io.flinkcollation.maintenance.MaintenanceOptions;
 import io.flinkcollation.sink.CheckpointCommits;
 import io.flinkcollation.sink.CollationSinkOptions;
 import io.flinkcollation.sink.CollationWriteConf;
 import io.flinkcollation.sink.SerializerTypeInfo;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Set;
 import org.apache.flink.annotation.Experimental;
 import org.apache.flink.api.common.typeinfo.BasicTypeInfo;
 import org.apache.flink.configuration.Configuration;
@@ -18,7 +16,6 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import org.apache.flink.util.Preconditions;
 import org.apache.iceberg.flink.CatalogLoader;
-import org.apache.iceberg.flink.FlinkWriteOptions;
 
 /**
  * A Flink DataStream sink that writes any number of Iceberg tables from one stream, each data file
@@ -40,20 +37,6 @@ import org.apache.iceberg.flink.FlinkWriteOptions;
  */
 @Experimental
 public final class CollationDynamicSink {
-
-  /** Write options set per record, or not honoured by the dynamic sink. */
-  private static final Set<String> PER_RECORD =
-      Set.of(
-          FlinkWriteOptions.DISTRIBUTION_MODE.key(),
-          FlinkWriteOptions.WRITE_PARALLELISM.key(),
-          FlinkWriteOptions.BRANCH.key(),
-          FlinkWriteOptions.WRITE_UPSERT_ENABLED.key(),
-          FlinkWriteOptions.OVERWRITE_MODE.key(),
-          FlinkWriteOptions.RANGE_DISTRIBUTION_STATISTICS_TYPE.key(),
-          FlinkWriteOptions.RANGE_DISTRIBUTION_SORT_KEY_BASE_WEIGHT.key(),
-          CollationSinkOptions.RANGE_COLUMN.key(),
-          CollationSinkOptions.RANGE_SLICES_PER_WRITER.key(),
-          CollationSinkOptions.DECLARE_RUNNING_VERSIONS.key());
 
   private CollationDynamicSink() {}
 
@@ -193,17 +176,12 @@ public final class CollationDynamicSink {
       Preconditions.checkArgument(
           catalogLoader != null,
           "Cannot build a dynamic collation sink without a catalog: call catalogLoader(...)");
-      checkOptions();
-      int maxBoundLength =
-          Integer.parseInt(
-              writeOptions.getOrDefault(
-                  CollationSinkOptions.MAX_BOUND_LENGTH.key(),
-                  Integer.toString(CollationSinkOptions.MAX_BOUND_LENGTH.defaultValue())));
-      Preconditions.checkArgument(
-          maxBoundLength > 0,
-          "Invalid '%s' %s: must be positive",
-          CollationSinkOptions.MAX_BOUND_LENGTH.key(),
-          maxBoundLength);
+      // Options set per record (branch, distribution, parallelism, upsert) are refused here.
+      CollationWriteConf.checkOptions(
+          "(every table of the dynamic sink)",
+          CollationWriteConf.Writer.DYNAMIC_SINK,
+          writeOptions);
+      int maxBoundLength = CollationWriteConf.maxBoundLength(writeOptions);
       Map<String, String> icebergOptions = new LinkedHashMap<>(writeOptions);
       icebergOptions.remove(CollationSinkOptions.MAX_BOUND_LENGTH.key());
       int parallelism = writeParallelism != null ? writeParallelism : input.getParallelism();
@@ -250,22 +228,6 @@ public final class CollationDynamicSink {
         sink.uid(uidPrefix + "-sink");
       }
       return sink;
-    }
-
-    private void checkOptions() {
-      for (String key : writeOptions.keySet()) {
-        Preconditions.checkArgument(
-            !PER_RECORD.contains(key) && !MaintenanceOptions.isMaintenanceOption(key),
-            "The dynamic collation sink does not take the write option '%s': set the branch,"
-                + " distribution mode, write parallelism and upsert on each record; range"
-                + " distribution, overwrite and in-job maintenance are not supported"
-                + " (docs/dynamic.md#not-supported)",
-            key);
-      }
-      CollationWriteConf.checkKeys(
-          "(every table of the dynamic sink)",
-          CollationWriteConf.Writer.SINK,
-          writeOptions.keySet());
     }
   }
 }
