@@ -1,7 +1,8 @@
 package io.flinkcollation.maintenance;
 
 import io.flinkcollation.collation.Quoted;
-import io.flinkcollation.sink.OptionKeys;
+import io.flinkcollation.write.MaintenanceOptions;
+import io.flinkcollation.write.OptionKeys;
 import java.io.Serializable;
 import java.util.Map;
 import org.apache.flink.annotation.PublicEvolving;

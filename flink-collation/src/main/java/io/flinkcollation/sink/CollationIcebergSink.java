@@ -2,9 +2,15 @@ package io.flinkcollation.sink;
 
 import io.flinkcollation.collation.Quoted;
 import io.flinkcollation.maintenance.CompactionStage;
-import io.flinkcollation.maintenance.MaintenanceOptions;
 import io.flinkcollation.metadata.RunningVersions;
 import io.flinkcollation.sink.range.CollationRangeShuffle;
+import io.flinkcollation.write.CheckpointCommits;
+import io.flinkcollation.write.CollationSinkOptions;
+import io.flinkcollation.write.CollationWriteConf;
+import io.flinkcollation.write.MaintenanceOptions;
+import io.flinkcollation.write.SerializerTypeInfo;
+import io.flinkcollation.write.WrittenFiles;
+import io.flinkcollation.write.WrittenFilesSerializer;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

@@ -2,10 +2,10 @@ package io.flinkcollation.sql;
 
 import io.flinkcollation.metadata.TableCollations;
 import io.flinkcollation.metadata.UpdateCollations;
-import io.flinkcollation.sink.CollationWriteConf;
-import io.flinkcollation.sink.OptionKeys;
 import io.flinkcollation.sql.inspect.CollationBoundsSource;
 import io.flinkcollation.sql.source.CollationTableSource;
+import io.flinkcollation.write.CollationWriteConf;
+import io.flinkcollation.write.OptionKeys;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;

@@ -1,7 +1,7 @@
 package io.flinkcollation.sql;
 
 import io.flinkcollation.sink.CollationIcebergSink;
-import io.flinkcollation.sink.CollationWriteConf;
+import io.flinkcollation.write.CollationWriteConf;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.table.catalog.ResolvedSchema;

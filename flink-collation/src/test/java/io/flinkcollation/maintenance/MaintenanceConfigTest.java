@@ -5,8 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.flinkcollation.sink.CollatedRows;
 import io.flinkcollation.sink.CollationIcebergSink;
-import io.flinkcollation.sink.OptionKeys;
 import io.flinkcollation.sink.TestWarehouse;
+import io.flinkcollation.write.MaintenanceOptions;
+import io.flinkcollation.write.OptionKeys;
 import java.nio.file.Path;
 import java.util.Map;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
