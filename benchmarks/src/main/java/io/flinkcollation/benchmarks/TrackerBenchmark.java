@@ -71,6 +71,9 @@ public class TrackerBenchmark {
 
   BenchRows rows;
   CollationBoundsTracker tracker;
+  // The same column's tracker under the previous ICU (flink-collation-icu78), for the cases at two
+  // versions (docs/operations.md#icu-upgrades).
+  CollationBoundsTracker previous;
   private FlinkAppenderFactory appenders;
   private int next;
 
@@ -78,8 +81,10 @@ public class TrackerBenchmark {
   public void setUp() {
     rows = BenchRows.of(family, cardinality, ROWS);
     tracker = family.newTracker();
+    previous = family.newPreviousTracker();
     for (int i = 0; i < ROWS; i++) {
       tracker.add(rows.stored, rows.starts[i], rows.starts[i + 1] - rows.starts[i]);
+      previous.add(rows.stored, rows.starts[i], rows.starts[i + 1] - rows.starts[i]);
     }
     InMemoryCatalog catalog = new InMemoryCatalog();
     catalog.initialize("bench", Map.of());
@@ -108,6 +113,42 @@ public class TrackerBenchmark {
       int row = (start + i) & (ROWS - 1);
       int offset = starts[row];
       tracker.add(stored, offset, starts[row + 1] - offset);
+    }
+    next = start + BATCH;
+    cpu.count(BATCH);
+  }
+
+  /** {@code tracker} under the previous ICU's version alone: what the second version costs. */
+  @Benchmark
+  @OperationsPerInvocation(BATCH)
+  @Warmup(iterations = 2, time = 1)
+  public void trackerPreviousIcu(CpuTime cpu) {
+    byte[] stored = rows.stored;
+    int[] starts = rows.starts;
+    int start = next;
+    for (int i = 0; i < BATCH; i++) {
+      int row = (start + i) & (ROWS - 1);
+      int offset = starts[row];
+      previous.add(stored, offset, starts[row + 1] - offset);
+    }
+    next = start + BATCH;
+    cpu.count(BATCH);
+  }
+
+  /** One column at two ICU versions: each value goes to both trackers, as a writer does. */
+  @Benchmark
+  @OperationsPerInvocation(BATCH)
+  @Warmup(iterations = 2, time = 1)
+  public void trackerTwoVersions(CpuTime cpu) {
+    byte[] stored = rows.stored;
+    int[] starts = rows.starts;
+    int start = next;
+    for (int i = 0; i < BATCH; i++) {
+      int row = (start + i) & (ROWS - 1);
+      int offset = starts[row];
+      int length = starts[row + 1] - offset;
+      tracker.add(stored, offset, length);
+      previous.add(stored, offset, length);
     }
     next = start + BATCH;
     cpu.count(BATCH);

@@ -7,6 +7,7 @@ import io.flinkcollation.stats.CollationBoundsTracker;
 import io.flinkcollation.write.CollationSinkOptions;
 import java.text.Normalizer;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
 
@@ -93,6 +94,25 @@ public enum ValueFamily {
     Collation resolved = Collations.resolve(collation);
     return newTracker(
         resolved.newComparator(), PrimaryRanks.offeredBy(resolved).orElse(PrimaryRanks.NONE));
+  }
+
+  /**
+   * A new tracker under the previous ICU's version of the family's collation, which the {@code
+   * flink-collation-icu78} artifact produces (docs/operations.md#icu-upgrades).
+   *
+   * @throws IllegalStateException when the artifact is not on the class path
+   */
+  public CollationBoundsTracker newPreviousTracker() {
+    List<String> versions = Collations.versions(collation);
+    if (versions.size() < 2) {
+      throw new IllegalStateException(
+          String.format(
+              "Needs flink-collation-icu78 on the class path: %s resolves at %s only",
+              collation, versions));
+    }
+    Collation previous = Collations.resolve(collation, versions.get(1)).orElseThrow();
+    return newTracker(
+        previous.newComparator(), PrimaryRanks.offeredBy(previous).orElse(PrimaryRanks.NONE));
   }
 
   /**

@@ -57,8 +57,10 @@ import org.apache.iceberg.types.Types;
 
 /**
  * Writes the same generated rows through stock Iceberg {@code FlinkSink} and through the collation
- * sink with 0, 1 and 2 collation metrics, and prints rows/s and the median ratio collation/stock
- * per case; then measures the bounds tracker alone, and pruning on a clustered ingest.
+ * sink with 0, 1 and 2 collation metrics, and with one and two columns each at two ICU versions
+ * (the running ICU and ICU 78 from flink-collation-icu78), and prints rows/s and the median ratio
+ * collation/stock per case; then measures the bounds tracker alone, and pruning on a clustered
+ * ingest.
  *
  * <p>Two measures, both on a local MiniCluster at parallelism 1:
  *
@@ -109,8 +111,16 @@ public final class WriterBenchmark {
   /** The thread of the running job's one chain (the MiniCluster runs in this JVM). */
   static final AtomicReference<Thread> TASK_THREAD = new AtomicReference<>();
 
+  // Case c writes a table of c - 1 "metrics" (newTable): the last two declare each collated
+  // column at the running ICU's version and at the previous ICU's, which flink-collation-icu78 adds
+  // (docs/operations.md#icu-upgrades).
   private static final String[] CASES = {
-    "stock FlinkSink", "collation, 0 metrics", "collation, 1 metric", "collation, 2 metrics"
+    "stock FlinkSink",
+    "collation, 0 metrics",
+    "collation, 1 metric",
+    "collation, 2 metrics",
+    "collation, 1 column x 2 ICU versions",
+    "collation, 2 columns x 2 ICU versions"
   };
 
   private final String warehouse;
@@ -765,12 +775,31 @@ public final class WriterBenchmark {
       if (metrics >= 1) {
         update.addMetric("name");
       }
-      if (metrics >= 2) {
+      if (metrics == 2 || metrics == 4) {
         update.addMetric("city");
+      }
+      if (metrics >= 3) {
+        update.addMetric("name", previousVersion(NAME_COLLATION));
+      }
+      if (metrics == 4) {
+        update.addMetric("city", previousVersion(CITY_COLLATION));
       }
       update.commit();
     }
     return table;
+  }
+
+  /** The previous ICU's version of {@code collation}, as the ICU 78 artifact produces it. */
+  private static String previousVersion(String collation) {
+    List<String> versions = Collations.versions(collation);
+    if (versions.size() < 2) {
+      throw new IllegalStateException(
+          String.format(
+              "The cases at two ICU versions need flink-collation-icu78 on the class path; %s"
+                  + " resolves at %s only",
+              collation, versions));
+    }
+    return versions.get(1);
   }
 
   private void drop(Table table) {

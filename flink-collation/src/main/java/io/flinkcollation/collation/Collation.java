@@ -21,7 +21,7 @@ public interface Collation {
   /**
    * The provider's version of this collation's order, compared as an opaque string (spec
    * "Collations"). For {@code icu} this is the ICU collator version, for example {@code
-   * 153.136.0.0}. Byte order ({@code utf8}) has no version and returns the empty string.
+   * 153.144.0.0}. Byte order ({@code utf8}) has no version and returns the empty string.
    */
   String version();
 

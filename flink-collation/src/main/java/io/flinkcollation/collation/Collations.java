@@ -1,9 +1,13 @@
 package io.flinkcollation.collation;
 
 import io.flinkcollation.api.PublicApi;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
 import java.util.TreeMap;
@@ -81,14 +85,54 @@ public final class Collations {
     return UTF8.equals(canonical) ? Utf8Collation.INSTANCE : provider.resolve(canonical);
   }
 
-  /** The providers found on the class path, by name. */
+  /**
+   * Resolves a collation name at one version: the running provider's or that of an {@linkplain
+   * CollationProvider#olderRelease older release} loaded beside it
+   * (docs/operations.md#icu-upgrades).
+   *
+   * @return the collation at exactly {@code version}; empty when no loaded provider produces it
+   * @throws IllegalArgumentException if the name is malformed or names an unknown collation
+   */
+  public static Optional<Collation> resolve(String name, String version) {
+    if (UTF8.equals(name)) {
+      return version.isEmpty() ? Optional.of(Utf8Collation.INSTANCE) : Optional.empty();
+    }
+    CollationProvider provider = providerOf(name);
+    String canonical = provider.canonicalize(name);
+    if (UTF8.equals(canonical)) {
+      return version.isEmpty() ? Optional.of(Utf8Collation.INSTANCE) : Optional.empty();
+    }
+    return provider.resolve(canonical, version);
+  }
+
+  /**
+   * The versions of a collation name the loaded providers produce, the running one (what {@link
+   * #resolve(String)} gives) first.
+   *
+   * @throws IllegalArgumentException if the name is malformed or names an unknown collation
+   */
+  public static List<String> versions(String name) {
+    if (UTF8.equals(name)) {
+      return List.of("");
+    }
+    CollationProvider provider = providerOf(name);
+    String canonical = provider.canonicalize(name);
+    return UTF8.equals(canonical) ? List.of("") : provider.versions(canonical);
+  }
+
+  /**
+   * The providers found on the class path, by name; a name with {@linkplain
+   * CollationProvider#olderRelease older releases} beside its running provider maps to them all as
+   * one.
+   */
   public static Map<String, CollationProvider> providers() {
     Map<String, CollationProvider> loaded = providers;
     if (loaded == null) {
       synchronized (Collations.class) {
         loaded = providers;
         if (loaded == null) {
-          Map<String, CollationProvider> byName = new TreeMap<>();
+          Map<String, CollationProvider> running = new TreeMap<>();
+          Map<String, List<CollationProvider>> older = new LinkedHashMap<>();
           Iterator<CollationProvider> found =
               ServiceLoader.load(CollationProvider.class, Collations.class.getClassLoader())
                   .iterator();
@@ -105,7 +149,11 @@ public final class Collations {
               LOG.warn("Ignoring a collation provider that cannot be loaded: {}", e.getMessage());
               continue;
             }
-            CollationProvider previous = byName.put(provider.name(), provider);
+            if (provider.olderRelease()) {
+              older.computeIfAbsent(provider.name(), name -> new ArrayList<>()).add(provider);
+              continue;
+            }
+            CollationProvider previous = running.put(provider.name(), provider);
             if (previous != null) {
               throw new IllegalStateException(
                   String.format(
@@ -115,6 +163,19 @@ public final class Collations {
                       provider.getClass().getName()));
             }
           }
+          Map<String, CollationProvider> byName = new TreeMap<>(running);
+          older.forEach(
+              (name, releases) -> {
+                CollationProvider current = running.get(name);
+                // Older releases alone: the first one runs (nothing newer is loaded).
+                byName.put(
+                    name,
+                    current == null
+                        ? new ProviderReleases(
+                            releases.get(0), releases.subList(1, releases.size()))
+                        : new ProviderReleases(current, releases));
+                LOG.info("Collation provider '{}': {}", name, byName.get(name));
+              });
           loaded = Collections.unmodifiableMap(byName);
           providers = loaded;
         }
@@ -196,7 +257,7 @@ public final class Collations {
   public static String checkVersion(String version) {
     String problem = null;
     if (version == null || version.isEmpty()) {
-      problem = "it is empty; use the version the provider reports, such as '153.136.0.0'";
+      problem = "it is empty; use the version the provider reports, such as '153.144.0.0'";
     } else if (version.length() > MAX_VERSION_LENGTH) {
       problem =
           String.format(

@@ -110,7 +110,7 @@ final class IcuCollation implements RankedCollation {
       synchronized (this) {
         ranks = primaryRanks;
         if (ranks == null) {
-          ranks = PrimaryRanks.of(newCollator(), pad());
+          ranks = PrimaryRanksBuilder.build(newCollator(), pad());
           primaryRanks = ranks;
         }
       }
@@ -129,7 +129,7 @@ final class IcuCollation implements RankedCollation {
    * <p>ICU4J's compare() has a fast path for Latin text that misorders some strings with {@code ß}
    * (U+00DF): under {@code icu.root} it finds {@code 'üß' < 'uß'}, and under {@code icu.en_US-ai}
    * {@code 'ß' > 'SS'}, where ICU's sort keys, which define its order, say the opposite (still so
-   * in ICU4J 78). Such a comparator is not even a consistent order, so bounds and pruning could
+   * in ICU4J 79). Such a comparator is not even a consistent order, so bounds and pruning could
    * disagree with each other. Values with {@code ß} are therefore compared by their sort keys
    * (docs/design.md#sql-functions); in every other value an exhaustive check of the Latin
    * characters the fast path handles found no difference, and {@code SortKeysPropertyTest} checks

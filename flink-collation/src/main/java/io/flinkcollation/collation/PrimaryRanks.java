@@ -1,8 +1,8 @@
 package io.flinkcollation.collation;
 
-import com.ibm.icu.text.RuleBasedCollator;
 import java.util.Arrays;
 import java.util.Optional;
+import java.util.function.ToIntFunction;
 
 /**
  * The primary weights of one collation for the characters of the Basic Multilingual Plane (one- to
@@ -11,16 +11,16 @@ import java.util.Optional;
  * sequences of ranks compare as their primary weights do, and a primary difference decides the
  * comparison at every strength.
  *
- * <p>Built once per collation from the collator itself ({@link PrimaryRanksBuilder}). A character
- * is ranked only when its collation elements cannot depend on its neighbours and carry exactly one
- * non-zero primary weight (docs/tracker.md):
+ * <p>Built once per collation from the collator itself (the {@code icu} provider's {@code
+ * PrimaryRanksBuilder}). A character is ranked only when its collation elements cannot depend on
+ * its neighbours and carry exactly one non-zero primary weight (docs/tracker.md):
  *
  * <ul>
  *   <li>never ranked: a character whose mapping depends on the text before it (a prefix mapping,
- *       {@link RuleBasedCollator#getContractionsAndExpansions} with prefixes), one ignorable at
- *       primary strength, an expansion to several primary weights ({@code ß}, {@code æ}), a digit
- *       under numeric collation, a character whose decomposition starts with a combining mark or
- *       holds a prefix-mapped character, a private-use character;
+ *       ICU's {@code RuleBasedCollator.getContractionsAndExpansions} with prefixes), one ignorable
+ *       at primary strength, an expansion to several primary weights ({@code ß}, {@code æ}), a
+ *       digit under numeric collation, a character whose decomposition starts with a combining mark
+ *       or holds a prefix-mapped character, a private-use character;
  *   <li>a contraction starter ({@code c} of Spanish traditional {@code ch}, {@code a} of Danish
  *       {@code aa}), or a precomposed character whose decomposition holds one (Swedish {@code å},
  *       {@code a} + ring, which is a contraction), counts only at the end of the value or before a
@@ -46,8 +46,12 @@ import java.util.Optional;
  * Hangul syllables) or a character with a prefix mapping; {@link #firstPrimaryRank} gives the exact
  * first primary of one value. Immutable and thread-safe.
  *
+ * <p>Knows no ICU class: the {@code icu} provider of any loaded ICU copy (the running one, or an
+ * older release relocated in its own artifact, docs/operations.md#icu-upgrades) builds ranks that
+ * the writer's bounds tracker reads alike.
+ *
  * <p>Not part of the supported API ({@link io.flinkcollation.api.PublicApi}): public for other
- * packages of this project only.
+ * packages of this project and the relocated copies of its {@code icu} provider only.
  */
 public final class PrimaryRanks {
 
@@ -76,10 +80,10 @@ public final class PrimaryRanks {
   // Entry flags: a contraction starter; the space under PAD SPACE; a character that goes on a
   // contraction of a ranked starter (so it may not follow that starter: see
   // PrimaryRanksBuilder#continuations).
-  static final int STARTER = 1;
-  static final int PAD = 2;
-  static final int CONTINUES = 4;
-  static final int FLAG_BITS = 3;
+  public static final int STARTER = 1;
+  public static final int PAD = 2;
+  public static final int CONTINUES = 4;
+  public static final int FLAG_BITS = 3;
   // In asciiNext: the character's rank depends on what follows it.
   private static final int AFTER = Integer.MIN_VALUE;
 
@@ -99,14 +103,15 @@ public final class PrimaryRanks {
   // Per code point: the range of the first primary of a value starting with it (rangeOf).
   private final long[] firstRanges;
   // Exact first primaries of whole values (null for NONE).
-  private final FirstPrimaries firstPrimaries;
+  private final ToIntFunction<String> firstPrimaries;
 
-  PrimaryRanks(
+  /** Built by an {@code icu} provider's ranks builder (see the class comment). */
+  public PrimaryRanks(
       int[] entries,
       int[] continuations,
       long[] continuationRanges,
       long[] firstRanges,
-      FirstPrimaries firstPrimaries) {
+      ToIntFunction<String> firstPrimaries) {
     this.entries = entries;
     this.continuations = continuations;
     this.continuationRanges = continuationRanges;
@@ -226,7 +231,8 @@ public final class PrimaryRanks {
     return (int) range;
   }
 
-  static long rangeOf(int low, int high) {
+  /** A range of first primaries, as {@link #low} and {@link #high} read it. */
+  public static long rangeOf(int low, int high) {
     return (long) low << 32 | (high & 0xFFFFFFFFL);
   }
 
@@ -256,7 +262,7 @@ public final class PrimaryRanks {
    * {@link #NONE}.
    */
   public int firstPrimaryRank(String value) {
-    return firstPrimaries == null ? 0 : firstPrimaries.of(value);
+    return firstPrimaries == null ? 0 : firstPrimaries.applyAsInt(value);
   }
 
   /**
@@ -325,18 +331,6 @@ public final class PrimaryRanks {
     return collation instanceof RankedCollation
         ? ((RankedCollation) collation).primaryRanks()
         : Optional.empty();
-  }
-
-  /**
-   * Ranks the characters of {@code collator}, with its settings (strength and case level do not
-   * matter; alternate handling, numeric collation and reordering do). Costs some tens of
-   * milliseconds: build once per collation and share.
-   *
-   * @param collator read only, not kept
-   * @param pad {@link PadAttribute#PAD_SPACE} when the comparator ignores trailing spaces
-   */
-  public static PrimaryRanks of(RuleBasedCollator collator, PadAttribute pad) {
-    return PrimaryRanksBuilder.build(collator, pad);
   }
 
   /**

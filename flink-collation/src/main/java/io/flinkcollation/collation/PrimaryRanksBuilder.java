@@ -21,14 +21,19 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Builds the {@link PrimaryRanks} of one collator, with its settings ({@link PrimaryRanks#of}):
- * asks ICU for its contractions, prefix mappings and each character's collation elements, ranks
- * every character of the Basic Multilingual Plane that qualifies (the rules are {@link
- * PrimaryRanks}'), checks the ranks against the collator, and computes the first-primary ranges
- * ({@link FirstPrimaries}) and the pairs of starters and the characters that go on their
- * contractions. Costs some tens of milliseconds; only ICU's public API (docs/tracker.md).
+ * Builds the {@link PrimaryRanks} of one collator, with its settings (strength and case level do
+ * not matter; alternate handling, numeric collation and reordering do): asks ICU for its
+ * contractions, prefix mappings and each character's collation elements, ranks every character of
+ * the Basic Multilingual Plane that qualifies (the rules are {@link PrimaryRanks}'), checks the
+ * ranks against the collator, and computes the first-primary ranges ({@link FirstPrimaries}) and
+ * the pairs of starters and the characters that go on their contractions. Costs some tens of
+ * milliseconds; only ICU's public API (docs/tracker.md).
+ *
+ * <p>Not part of the supported API ({@link io.flinkcollation.api.PublicApi}): public for this
+ * project's tests only. The {@code flink-collation-icu78} artifact holds a relocated copy that
+ * calls ICU 78 (docs/operations.md#icu-upgrades).
  */
-final class PrimaryRanksBuilder {
+public final class PrimaryRanksBuilder {
 
   private PrimaryRanksBuilder() {}
 
@@ -36,7 +41,7 @@ final class PrimaryRanksBuilder {
    * The ranks of {@code collator} (read only, not kept); {@link PrimaryRanks#NONE} when ICU cannot
    * list its contractions.
    */
-  static PrimaryRanks build(RuleBasedCollator collator, PadAttribute pad) {
+  public static PrimaryRanks build(RuleBasedCollator collator, PadAttribute pad) {
     RuleBasedCollator primary = collator.cloneAsThawed();
     primary.setStrength(Collator.PRIMARY);
     primary.setCaseLevel(false);
@@ -130,7 +135,7 @@ final class PrimaryRanksBuilder {
         continuations,
         continuationRanges(continuations, contractionsByStarter, firstPrimaries),
         firstPrimaries.ranges(numeric, contractionsByFirst),
-        firstPrimaries);
+        firstPrimaries::of);
   }
 
   /**

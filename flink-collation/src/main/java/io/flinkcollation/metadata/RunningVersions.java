@@ -12,8 +12,9 @@ import org.slf4j.LoggerFactory;
  * The table change behind the write option {@code collation.declare-running-versions}: before a job
  * writes, every collated column that declares metrics but none at the version the running provider
  * resolves gets a metric for that version, all in one {@link UpdateCollations} commit
- * (docs/maintenance.md#collation-upgrades). Files written from then on carry bounds under the new
- * metric; older files keep theirs under the old one.
+ * (docs/maintenance.md#collation-upgrades), next to the metrics already declared. Files written
+ * from then on carry bounds under the new metric, and under the old one too while a loaded provider
+ * produces its version (docs/operations.md#icu-upgrades); older files keep theirs.
  *
  * <p>The writers call it once, after every write option was checked, so that a refused setting
  * leaves the table unchanged.

@@ -9,6 +9,7 @@ import io.flinkcollation.metadata.FieldCollation;
 import io.flinkcollation.metadata.TableCollations;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
 import org.apache.iceberg.Schema;
@@ -18,9 +19,10 @@ import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
 
 /**
- * A collated column as this reader sees it: its declared collation and metrics, and what the
- * running providers resolve that collation to. A metric is usable for pruning only when its
- * (collation, version) is exactly the resolved one (docs/spec-notes.md#readers).
+ * A collated column as this reader sees it: its declared collation and metrics, and what the loaded
+ * providers resolve that collation to: the running version, or the version the reader pins
+ * (docs/operations.md#icu-upgrades). A metric is usable for pruning only when its (collation,
+ * version) is exactly the resolved one (docs/spec-notes.md#readers).
  *
  * <p>Instances are immutable; the resolved {@link Collation} is shared, comparators are not.
  */
@@ -32,13 +34,17 @@ public final class CollatedColumn {
   private final Collation resolved;
   private final String unresolvedReason;
 
-  private CollatedColumn(String path, FieldCollation field) {
+  private CollatedColumn(String path, FieldCollation field, Map<String, String> versions) {
     this.path = path;
     this.field = field;
     Collation collation = null;
     String reason = null;
     try {
-      collation = Collations.resolve(field.collation());
+      String pinned = versions.get(field.collation());
+      collation =
+          pinned == null
+              ? Collations.resolve(field.collation())
+              : Collations.resolve(field.collation(), pinned).orElseThrow();
       if (!collation.name().equals(field.collation())) {
         // Metrics are matched on the name as declared; another spelling of the same order was
         // written by a tool that did not canonicalise, so its bounds are not known to be ours.
@@ -66,11 +72,18 @@ public final class CollatedColumn {
    */
   public static CollatedColumn of(Table table, String path) {
     Preconditions.checkArgument(table != null, "Cannot find column '%s': table is null", path);
-    return of(table.name(), table.schema(), TableCollations.fromTable(table), path);
+    return of(table.name(), table.schema(), TableCollations.fromTable(table), path, Map.of());
   }
 
+  /**
+   * @param versions pinned versions by canonical collation name (checked by the caller)
+   */
   static CollatedColumn of(
-      String tableName, Schema schema, TableCollations collations, String path) {
+      String tableName,
+      Schema schema,
+      TableCollations collations,
+      String path,
+      Map<String, String> versions) {
     Types.NestedField column = path == null ? null : schema.findField(path);
     Preconditions.checkArgument(
         column != null,
@@ -96,7 +109,7 @@ public final class CollatedColumn {
         tableName,
         path,
         paths(schema, collations));
-    return new CollatedColumn(path, field);
+    return new CollatedColumn(path, field, versions);
   }
 
   /** Every collated column of the table, by field id. */
@@ -105,7 +118,7 @@ public final class CollatedColumn {
     List<CollatedColumn> columns = new ArrayList<>();
     for (FieldCollation field :
         TableCollations.fromTable(table).forSchema(schema).fields().values()) {
-      columns.add(new CollatedColumn(pathOf(schema, field.fieldId()), field));
+      columns.add(new CollatedColumn(pathOf(schema, field.fieldId()), field, Map.of()));
     }
     return columns;
   }
@@ -129,7 +142,7 @@ public final class CollatedColumn {
     return field.metrics();
   }
 
-  /** The collation the running providers resolve for this column, if they can. */
+  /** The collation the loaded providers resolve for this column, if they can. */
   public Optional<Collation> resolved() {
     return Optional.ofNullable(resolved);
   }
@@ -139,7 +152,7 @@ public final class CollatedColumn {
     return Optional.ofNullable(unresolvedReason);
   }
 
-  /** Whether the running provider produces exactly this metric's (collation, version). */
+  /** Whether this reader's collation is exactly this metric's (collation, version). */
   public boolean supports(CollationMetric metric) {
     return resolved != null && metric.matches(resolved.name(), resolved.version());
   }

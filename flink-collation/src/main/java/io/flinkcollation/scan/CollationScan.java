@@ -10,7 +10,9 @@ import io.flinkcollation.scan.FileDecision.Reason;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
@@ -40,10 +42,11 @@ import org.slf4j.LoggerFactory;
  * files.tasks(); // read these: no other file can hold a name equal to 'ÉMILE' under the collation
  * }</pre>
  *
- * A file is pruned only on the bounds of the metric whose (collation, version) is exactly what the
- * running provider resolves for the column. Byte-order bounds and partition values are never
- * consulted: collation-equal values can differ in bytes and land in any partition. Anything missing
- * means the file is scanned. The table's collations are read when the scan is created.
+ * A file is pruned only on the bounds of the metric whose (collation, version) is exactly what this
+ * reader resolves for the column: the running version, or the one {@link #useVersion} pins.
+ * Byte-order bounds and partition values are never consulted: collation-equal values can differ in
+ * bytes and land in any partition. Anything missing means the file is scanned. The table's
+ * collations are read when the scan is created.
  */
 @PublicApi(PublicApi.Stability.EVOLVING)
 public final class CollationScan {
@@ -54,18 +57,21 @@ public final class CollationScan {
   private final TableCollations collations;
   private final ReservedMetricIds reserved;
   private final Long snapshotId;
+  private final Map<String, String> versions;
 
   private CollationScan(
       Table table,
       Schema schema,
       TableCollations collations,
       ReservedMetricIds reserved,
-      Long snapshotId) {
+      Long snapshotId,
+      Map<String, String> versions) {
     this.table = table;
     this.schema = schema;
     this.collations = collations;
     this.reserved = reserved;
     this.snapshotId = snapshotId;
+    this.versions = Map.copyOf(versions);
   }
 
   /** A scan of the table's current snapshot, under the collations the table declares now. */
@@ -86,7 +92,8 @@ public final class CollationScan {
           collations.unreadableMessage(
               table.name(), "is scanned without collation pruning on the columns concerned"));
     }
-    return new CollationScan(table, schema, collations, ReservedMetricIds.of(table), null);
+    return new CollationScan(
+        table, schema, collations, ReservedMetricIds.of(table), null, Map.of());
   }
 
   /**
@@ -96,7 +103,33 @@ public final class CollationScan {
   public CollationScan useSnapshot(long id) {
     Preconditions.checkArgument(
         table.snapshot(id) != null, "Cannot scan table %s: it has no snapshot %s", table, id);
-    return new CollationScan(table, schema, collations, reserved, id);
+    return new CollationScan(table, schema, collations, reserved, id, versions);
+  }
+
+  /**
+   * The same scan with {@code collation} resolved at {@code version}: one loaded provider produces,
+   * for example ICU 78's {@code 153.136.0.0} from the {@code flink-collation-icu78} artifact beside
+   * the running ICU (docs/operations.md#icu-upgrades). Files are then pruned with that version's
+   * metric only, so predicates must be evaluated under that version too ({@link
+   * ColumnPruning#boundsCollation()} is it).
+   *
+   * @throws IllegalArgumentException if the name is invalid or no loaded provider produces that
+   *     version of it, naming the versions that are loaded
+   */
+  public CollationScan useVersion(String collation, String version) {
+    String canonical = Collations.canonicalize(collation);
+    Preconditions.checkArgument(
+        version != null && Collations.resolve(canonical, version).isPresent(),
+        "Cannot scan table %s with collation %s at version %s: no loaded collation provider"
+            + " produces it (loaded versions: %s); put the artifact of that release, such as"
+            + " flink-collation-icu78, on the class path (docs/operations.md#icu-upgrades)",
+        table.name(),
+        canonical,
+        version,
+        Collations.versions(canonical));
+    Map<String, String> pinned = new HashMap<>(versions);
+    pinned.put(canonical, version);
+    return new CollationScan(table, schema, collations, reserved, snapshotId, pinned);
   }
 
   /**
@@ -237,7 +270,7 @@ public final class CollationScan {
     if (unreadableDeclaration(column)) {
       return new ColumnPruning(column, stated, Reason.COLLATIONS_UNREADABLE, null, null);
     }
-    CollatedColumn collated = CollatedColumn.of(table.name(), schema, collations, column);
+    CollatedColumn collated = CollatedColumn.of(table.name(), schema, collations, column, versions);
     Reason everyFile = null;
     if (stated != null && !stated.equals(collated.collation())) {
       everyFile = Reason.COLLATION_MISMATCH;
@@ -273,6 +306,9 @@ public final class CollationScan {
 
   @Override
   public String toString() {
-    return "CollationScan of " + table.name() + (snapshotId == null ? "" : " @ " + snapshotId);
+    return "CollationScan of "
+        + table.name()
+        + (snapshotId == null ? "" : " @ " + snapshotId)
+        + (versions.isEmpty() ? "" : " at versions " + versions);
   }
 }

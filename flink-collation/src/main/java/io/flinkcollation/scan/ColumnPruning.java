@@ -72,9 +72,9 @@ public final class ColumnPruning {
   }
 
   /**
-   * The running collation the bounds are ordered by; present exactly when {@link #metric()} is. Its
-   * sort keys order values as its comparator does, so a predicate on sort keys can be decided on
-   * the sort keys of the bounds.
+   * The collation the bounds are ordered by, at the version this reader resolves; present exactly
+   * when {@link #metric()} is. Its sort keys order values as its comparator does, so a predicate on
+   * sort keys can be decided on the sort keys of the bounds.
    */
   public Optional<Collation> boundsCollation() {
     return metric == null ? Optional.empty() : Optional.ofNullable(resolved);

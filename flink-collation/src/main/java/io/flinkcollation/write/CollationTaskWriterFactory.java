@@ -172,7 +172,8 @@ public final class CollationTaskWriterFactory {
         continue;
       }
       Comparator<String> order =
-          comparators.computeIfAbsent(metric.collation(), name -> collation.get().newComparator());
+          comparators.computeIfAbsent(
+              metric.collation() + '@' + metric.version(), key -> collation.get().newComparator());
       // The ranks are built here, when the writer opens, not with the first file's first row.
       PrimaryRanks ranks = PrimaryRanks.offeredBy(collation.get()).orElse(PrimaryRanks.NONE);
       trackers.track(metric.id(), accessor.get(), order, ranks);
@@ -199,11 +200,17 @@ public final class CollationTaskWriterFactory {
         path);
   }
 
-  /** The running collation when it produces exactly the metric's (collation, version). */
+  /**
+   * The collation that produces exactly the metric's (collation, version): the running provider's,
+   * or that of an older release loaded beside it, so that during an upgrade a file carries bounds
+   * for every declared version some loaded ICU produces (docs/operations.md#icu-upgrades).
+   */
   private Optional<Collation> resolve(CollationMetric metric) {
     Collation running;
+    Optional<Collation> atVersion;
     try {
       running = Collations.resolve(metric.collation());
+      atVersion = Collations.resolve(metric.collation(), metric.version());
     } catch (IllegalArgumentException e) {
       LOG.warn(
           "Collation {} of table {} is not available here ({}); files written get no bounds"
@@ -213,11 +220,11 @@ public final class CollationTaskWriterFactory {
           e.getMessage());
       return Optional.empty();
     }
-    if (!metric.matches(running.name(), running.version())) {
+    if (atVersion.isEmpty() || !metric.collation().equals(atVersion.get().name())) {
       LOG.warn("{}", mismatchMessage(metric, running));
       return Optional.empty();
     }
-    return Optional.of(running);
+    return atVersion;
   }
 
   /**
@@ -237,10 +244,17 @@ public final class CollationTaskWriterFactory {
                   ? ", at the same version " + running.version()
                   : ", at version " + running.version() + ", not " + metric.version());
     } else {
+      List<String> loaded = Collations.versions(running.name());
       differs =
-          String.format(
-              "the running provider resolves '%s' at version %s, and the metric is for version %s",
-              running.name(), running.version(), metric.version());
+          loaded.size() > 1
+              ? String.format(
+                  "the loaded providers resolve '%s' at versions %s (running: %s), and the metric"
+                      + " is for version %s",
+                  running.name(), loaded, running.version(), metric.version())
+              : String.format(
+                  "the running provider resolves '%s' at version %s, and the metric is for"
+                      + " version %s",
+                  running.name(), running.version(), metric.version());
     }
     return String.format(
         "Collation %s of table %s: %s; files written get no bounds for metric %s"

@@ -56,7 +56,7 @@ class PrimaryRanksFirstPrimaryTest {
     String locale = pad ? spec.substring(0, spec.length() - 4) : spec;
     RuleBasedCollator collator = (RuleBasedCollator) Collator.getInstance(new ULocale(locale));
     PrimaryRanks ranks =
-        PrimaryRanks.of(collator, pad ? PadAttribute.PAD_SPACE : PadAttribute.NO_PAD);
+        PrimaryRanksBuilder.build(collator, pad ? PadAttribute.PAD_SPACE : PadAttribute.NO_PAD);
     Reference reference = new Reference(collator, ranks, pad);
     Random random = new Random(spec.hashCode());
 

@@ -56,7 +56,7 @@ class PrimaryRanksStarterTest {
   @MethodSource("locales")
   void startersAreRankedAloneOnlyBeforeWhatGoesOnNoneOfTheirContractions(String locale) {
     RuleBasedCollator collator = (RuleBasedCollator) Collator.getInstance(new ULocale(locale));
-    PrimaryRanks ranks = PrimaryRanks.of(collator, PadAttribute.NO_PAD);
+    PrimaryRanks ranks = PrimaryRanksBuilder.build(collator, PadAttribute.NO_PAD);
     UnicodeSet contractions = new UnicodeSet();
     try {
       collator.getContractionsAndExpansions(contractions, null, false);
@@ -126,7 +126,7 @@ class PrimaryRanksStarterTest {
   @MethodSource("locales")
   void contractionRangesHoldTheFirstPrimaryOfWhatStartsWithTheContraction(String locale) {
     RuleBasedCollator collator = (RuleBasedCollator) Collator.getInstance(new ULocale(locale));
-    PrimaryRanks ranks = PrimaryRanks.of(collator, PadAttribute.NO_PAD);
+    PrimaryRanks ranks = PrimaryRanksBuilder.build(collator, PadAttribute.NO_PAD);
     PrimaryRanksFirstPrimaryTest.Reference reference =
         new PrimaryRanksFirstPrimaryTest.Reference(collator, ranks, false);
     UnicodeSet contractions = new UnicodeSet();
@@ -218,7 +218,7 @@ class PrimaryRanksStarterTest {
   }
 
   private static PrimaryRanks ranks(String locale) {
-    return PrimaryRanks.of(
+    return PrimaryRanksBuilder.build(
         (RuleBasedCollator) Collator.getInstance(new ULocale(locale)), PadAttribute.NO_PAD);
   }
 

@@ -129,7 +129,7 @@ class PrimaryRanksTest {
   @Test
   void contractionStartersCountOnlyWhenNoContractionCanFollow() {
     PrimaryRanks spanish =
-        PrimaryRanks.of(
+        PrimaryRanksBuilder.build(
             (RuleBasedCollator) Collator.getInstance(new ULocale("es@collation=traditional")),
             PadAttribute.NO_PAD);
     int c = spanish.rankOf('c');
@@ -185,7 +185,7 @@ class PrimaryRanksTest {
     assertThat(root.rankOf('-')).isPositive();
     // Numeric collation reads digits as numbers: "10" > "9".
     PrimaryRanks numeric =
-        PrimaryRanks.of(
+        PrimaryRanksBuilder.build(
             (RuleBasedCollator) Collator.getInstance(new ULocale("en@colNumeric=yes")),
             PadAttribute.NO_PAD);
     assertThat(numeric.rankOf('1')).isZero();

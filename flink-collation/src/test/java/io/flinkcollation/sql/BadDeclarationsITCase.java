@@ -183,7 +183,7 @@ class BadDeclarationsITCase {
         java(
             "an empty version",
             u -> u.addMetric("name", "").commit(),
-            "Cannot add a collation metric to 'name': Invalid collation version '': it is empty; use the version the provider reports, such as '153.136.0.0'"),
+            "Cannot add a collation metric to 'name': Invalid collation version '': it is empty; use the version the provider reports, such as '153.144.0.0'"),
         java(
             "a version of 10,000 characters",
             u -> u.addMetric("name", LONG).commit(),
@@ -199,7 +199,7 @@ class BadDeclarationsITCase {
         java(
             "dropping a metric the column lacks",
             u -> u.dropMetric("name", 99).commit(),
-            "Cannot drop collation metric 99 of 'name': the column declares [metric 10 (icu.en_US-ci @ 153.136.0.0)]"),
+            "Cannot drop collation metric 99 of 'name': the column declares [metric 10 (icu.en_US-ci @ 153.144.0.0)]"),
         javaOnProperty(
             "a metric id that collides with a column",
             "{\"fields\":[{\"field-id\":2,\"collation\":\"icu.en_US-ci\",\"collation-metrics\":"

@@ -6,6 +6,7 @@ import com.ibm.icu.util.ULocale;
 import io.flinkcollation.collation.Collation;
 import io.flinkcollation.collation.PadAttribute;
 import io.flinkcollation.collation.PrimaryRanks;
+import io.flinkcollation.collation.PrimaryRanksBuilder;
 import io.flinkcollation.collation.RankedCollation;
 import java.text.Normalizer;
 import java.util.ArrayList;
@@ -261,7 +262,7 @@ public final class CollationSamples {
 
   private static Collation collation(String name, RuleBasedCollator template) {
     template.freeze();
-    PrimaryRanks ranks = PrimaryRanks.of(template, PadAttribute.NO_PAD);
+    PrimaryRanks ranks = PrimaryRanksBuilder.build(template, PadAttribute.NO_PAD);
     return new RankedCollation() {
       @Override
       public String name() {

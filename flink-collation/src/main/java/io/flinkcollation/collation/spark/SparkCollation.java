@@ -20,7 +20,7 @@ final class SparkCollation implements Collation {
 
   /**
    * The version Spark 4 labels each of these collations with: the major and minor version of the
-   * ICU it runs on ({@code 78.1} with ICU4J 78.1), the same for all of them
+   * ICU it runs on ({@code 79.1} with ICU4J 79.1), the same for all of them
    * (docs/collation-names.md, "Versions of the spark collations"). Their orders depend on ICU only
    * through the case mapping of {@code UTF8_LCASE}, which changes only with ICU's Unicode version.
    */
