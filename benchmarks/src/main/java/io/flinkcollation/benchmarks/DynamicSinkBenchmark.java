@@ -1,6 +1,6 @@
 package io.flinkcollation.benchmarks;
 
-import io.flinkcollation.maintenance.MaintenanceOptions;
+import io.flinkcollation.write.MaintenanceOptions;
 import io.flinkcollation.metadata.UpdateCollations;
 import io.flinkcollation.sink.CollationIcebergSink;
 import io.flinkcollation.sink.dynamic.CollationDynamicRecord;

@@ -1,6 +1,8 @@
 package io.flinkcollation.maintenance;
 
 import io.flinkcollation.collation.Quoted;
+import io.flinkcollation.write.MaintenanceOptions;
+import io.flinkcollation.write.OptionKeys;
 import java.io.Serializable;
 import java.util.Map;
 import org.apache.flink.annotation.PublicEvolving;
@@ -88,12 +90,12 @@ public final class MaintenanceConfig implements Serializable {
     Configuration conf = new Configuration();
     options.forEach(
         (key, value) -> {
-          if (MaintenanceOptions.isMaintenanceOption(key)) {
+          if (OptionKeys.kindOf(key) == OptionKeys.Kind.MAINTENANCE) {
             Preconditions.checkArgument(
-                MaintenanceOptions.KEYS.contains(key),
+                OptionKeys.declared(key).isPresent(),
                 "Unknown maintenance option %s; the collation sink's maintenance takes %s",
                 Quoted.of(key),
-                MaintenanceOptions.KEYS);
+                OptionKeys.keys(OptionKeys.Kind.MAINTENANCE));
             conf.setString(key, value);
           }
         });

@@ -9,6 +9,7 @@ import io.flinkcollation.metadata.TableCollations;
 import io.flinkcollation.write.CollationSinkOptions;
 import io.flinkcollation.write.CollationTaskWriterFactory;
 import io.flinkcollation.write.CollationWriteConf;
+import io.flinkcollation.write.MaintenanceOptions;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -62,14 +63,16 @@ import org.slf4j.LoggerFactory;
 public final class RewriteCollatedFiles {
   private static final Logger LOG = LoggerFactory.getLogger(RewriteCollatedFiles.class);
 
-  /** Iceberg's default {@code min-input-files}. */
-  public static final int DEFAULT_MIN_INPUT_FILES = 5;
+  /** Iceberg's default {@code min-input-files}, the in-job stage's too. */
+  public static final int DEFAULT_MIN_INPUT_FILES =
+      MaintenanceOptions.REWRITE_MIN_INPUT_FILES.defaultValue();
 
   /** Iceberg's default {@code max-file-group-size-bytes}, for rewrites that do not sort. */
   public static final long DEFAULT_MAX_FILE_GROUP_SIZE_BYTES = 100L * 1024 * 1024 * 1024;
 
-  /** The default group size of a sorted rewrite, whose group is sorted in memory. */
-  public static final long DEFAULT_SORTED_FILE_GROUP_SIZE_BYTES = 256L * 1024 * 1024;
+  /** The default group size of a sorted rewrite (whose group is sorted in memory), in-job too. */
+  public static final long DEFAULT_SORTED_FILE_GROUP_SIZE_BYTES =
+      MaintenanceOptions.REWRITE_MAX_FILE_GROUP_SIZE_BYTES.defaultValue();
 
   private enum Candidates {
     SMALL_OR_WITHOUT_BOUNDS,

@@ -8,7 +8,7 @@
  * metric of an old collation version can be dropped ({@link
  * io.flinkcollation.maintenance.CollationMetricUsage}); and the in-job maintenance stage the sink
  * adds with {@code compaction-enabled}, as its options ({@link
- * io.flinkcollation.maintenance.MaintenanceOptions}, {@link
+ * io.flinkcollation.write.MaintenanceOptions}, {@link
  * io.flinkcollation.maintenance.MaintenanceConfig}) and its entry ({@link
  * io.flinkcollation.maintenance.CompactionStage}, docs/maintenance.md#in-job-maintenance). The
  * stage's operators, the rewrite machinery both share and their serializers are in {@code

@@ -2,57 +2,34 @@ package io.flinkcollation.sink;
 
 import io.flinkcollation.collation.Quoted;
 import io.flinkcollation.maintenance.CompactionStage;
-import io.flinkcollation.maintenance.MaintenanceConfig;
-import io.flinkcollation.maintenance.MaintenanceOptions;
 import io.flinkcollation.metadata.RunningVersions;
-import io.flinkcollation.metadata.TableCollations;
 import io.flinkcollation.sink.range.CollationRangeShuffle;
 import io.flinkcollation.write.CheckpointCommits;
 import io.flinkcollation.write.CollationSinkOptions;
 import io.flinkcollation.write.CollationWriteConf;
-import io.flinkcollation.write.EqualityFields;
+import io.flinkcollation.write.MaintenanceOptions;
 import io.flinkcollation.write.SerializerTypeInfo;
 import io.flinkcollation.write.WrittenFiles;
 import io.flinkcollation.write.WrittenFilesSerializer;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.stream.Collectors;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.annotation.PublicEvolving;
-import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.api.common.typeinfo.BasicTypeInfo;
-import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.ExecutionOptions;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.DataStreamSink;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
-import org.apache.flink.table.catalog.Column;
 import org.apache.flink.table.catalog.ResolvedSchema;
 import org.apache.flink.table.data.RowData;
-import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
-import org.apache.flink.table.types.logical.LogicalType;
-import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.util.Preconditions;
 import org.apache.iceberg.DistributionMode;
-import org.apache.iceberg.PartitionField;
-import org.apache.iceberg.Schema;
-import org.apache.iceberg.SnapshotRef;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.TableUtil;
-import org.apache.iceberg.flink.FlinkSchemaUtil;
 import org.apache.iceberg.flink.FlinkWriteOptions;
 import org.apache.iceberg.flink.TableLoader;
-import org.apache.iceberg.types.TypeUtil;
-import org.apache.iceberg.types.Types;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * A Flink DataStream sink into an Iceberg table that writes, with every data file, the exact
@@ -77,8 +54,6 @@ import org.slf4j.LoggerFactory;
 @PublicEvolving
 public final class CollationIcebergSink {
 
-  private static final Logger LOG = LoggerFactory.getLogger(CollationIcebergSink.class);
-
   private CollationIcebergSink() {}
 
   /** Starts a sink for a stream of rows shaped like the table. */
@@ -88,16 +63,18 @@ public final class CollationIcebergSink {
 
   /** Collects the sink's settings; {@link #append()} validates them and wires the job. */
   public static final class Builder {
-    private final DataStream<RowData> input;
-    private final Map<String, String> options = new LinkedHashMap<>();
-    private TableLoader tableLoader;
-    private Table table;
-    private ResolvedSchema resolvedSchema;
-    private boolean overwrite;
-    private List<String> equalityFieldColumns = List.of();
-    private boolean upsert;
+    // Read by ValidatedSink, which checks them.
+    final DataStream<RowData> input;
+    final Map<String, String> options = new LinkedHashMap<>();
+    TableLoader tableLoader;
+    Table table;
+    ResolvedSchema resolvedSchema;
+    boolean overwrite;
+    List<String> equalityFieldColumns = List.of();
+    boolean upsert;
+    ReadableConfig flinkConf = new Configuration();
+    CollationWriteConf checkedConf;
     private String uidPrefix;
-    private ReadableConfig flinkConf = new Configuration();
     private final Map<String, String> snapshotProperties = new LinkedHashMap<>();
 
     private Builder(DataStream<RowData> input) {
@@ -291,59 +268,52 @@ public final class CollationIcebergSink {
     }
 
     /**
-     * Validates the settings against the table and adds the writer, the committer and a discarding
-     * end to the job.
+     * Options already read and checked against their table, with messages that name where each was
+     * set (SQL's table factory: a hint, a table option, the session). {@link #append()} uses them
+     * instead of reading the options set here again, so each option is read once per job.
+     */
+    @Internal
+    public Builder checkedOptions(CollationWriteConf conf) {
+      Preconditions.checkArgument(
+          conf != null && conf.writer() == CollationWriteConf.Writer.SINK,
+          "Cannot use options checked for %s as the collation sink's",
+          conf == null ? null : conf.writer().title());
+      this.checkedConf = conf;
+      return this;
+    }
+
+    /**
+     * Validates the settings against the table ({@link ValidatedSink}) and adds the writer, the
+     * committer and a discarding end to the job.
      *
      * @throws IllegalArgumentException naming the table, the column or the option at fault, and the
      *     fix
      */
     public DataStreamSink<Void> append() {
-      Preconditions.checkArgument(
-          tableLoader != null,
-          "Cannot build a collation sink without a table: call"
-              + " tableLoader(TableLoader.fromCatalog(catalogLoader, identifier))");
-      Table target = table != null ? table : load(tableLoader);
-      String name = target.name();
-      checkCollations(target);
-      RowType rowType = rowType(target);
-      // Maintenance options configure the stage after the committer (docs/maintenance.md); the
-      // write options configure the writers and the committer (docs/options.md).
-      Map<String, String> writeOptions = new LinkedHashMap<>();
-      Map<String, String> maintenanceOptions = new LinkedHashMap<>();
-      options.forEach(
-          (key, value) ->
-              (MaintenanceOptions.isMaintenanceOption(key) ? maintenanceOptions : writeOptions)
-                  .put(key, value));
-      MaintenanceConfig maintenance = MaintenanceConfig.from(maintenanceOptions);
-      CollationWriteConf conf =
-          CollationWriteConf.of(target, writeOptions, flinkConf, CollationWriteConf.Writer.SINK);
-      String branch = branch(target, conf);
-      Preconditions.checkArgument(
-          !maintenance.anyEnabled() || SnapshotRef.MAIN_BRANCH.equals(branch),
-          "Table %s: in-job maintenance maintains branch main, and the sink writes branch %s;"
-              + " remove '%s' or the maintenance options",
-          name,
-          Quoted.of(branch),
-          FlinkWriteOptions.BRANCH.key());
-      boolean replace = overwrite || conf.overwriteMode();
-      if (replace) {
-        checkOverwriteAllowed(name);
-      }
-      EqualityFields equalityFields = equalityFields(target, conf);
-      if (!equalityFields.isEmpty()) {
-        checkChangelogAllowed(target, equalityFields, replace);
-      }
-      int parallelism =
-          conf.writeParallelism() != null ? conf.writeParallelism() : input.getParallelism();
-      DistributionMode mode = conf.distributionMode();
-      int rangeSlices = rangeSlices(name, mode, conf);
+      ValidatedSink sink = ValidatedSink.of(this);
+      String name = sink.table.name();
+      CollationWriteConf conf = sink.conf;
       DataStream<RowData> rows =
-          mode == DistributionMode.RANGE
-              ? rangeShuffle(target, rowType, conf, equalityFields, parallelism)
-              : RowDistribution.apply(input, target, rowType, mode, equalityFields, parallelism);
+          sink.mode == DistributionMode.RANGE
+              ? CollationRangeShuffle.forTable(sink.table, conf.rangeColumn())
+                  .apply(
+                      input,
+                      sink.rowType,
+                      sink.parallelism,
+                      conf.rangeStatisticsType(),
+                      conf.rangeSortKeyBaseWeight(),
+                      uidPrefix,
+                      name)
+              : RowDistribution.apply(
+                  input,
+                  sink.table,
+                  sink.rowType,
+                  sink.mode,
+                  sink.equalityFields,
+                  sink.parallelism);
       if (conf.declareRunningVersions()) {
         // Last, so that a setting refused above leaves the table unchanged.
-        RunningVersions.declare(target);
+        RunningVersions.declare(sink.table);
       }
       SingleOutputStreamOperator<WrittenFiles> written =
           rows.transform(
@@ -352,306 +322,49 @@ public final class CollationIcebergSink {
                       WrittenFiles.class, () -> WrittenFilesSerializer.INSTANCE),
                   new CollationStreamWriter(
                       tableLoader,
-                      rowType,
+                      sink.rowType,
                       conf.icebergOptions(),
-                      Configuration.fromMap(flinkConf.toMap()),
+                      conf.flinkConf(),
                       conf.maxBoundLength(),
-                      equalityFields,
-                      rangeSlices))
-              .setParallelism(parallelism);
+                      sink.equalityFields,
+                      sink.rangeSlices))
+              .setParallelism(sink.parallelism);
       SingleOutputStreamOperator<Void> committed =
           written
               .transform(
                   "CollationFilesCommitter(" + name + ")",
-                  voidType(),
-                  new CollationFilesCommitter(tableLoader, replace, branch, snapshotProperties))
+                  BasicTypeInfo.VOID_TYPE_INFO,
+                  new CollationFilesCommitter(
+                      tableLoader, sink.overwrite, sink.branch, snapshotProperties))
               .setParallelism(1)
               .setMaxParallelism(1);
       if (uidPrefix != null) {
         written.uid(uidPrefix + "-writer");
         committed.uid(uidPrefix + "-committer");
       }
-      if (maintenance.anyEnabled()) {
+      if (sink.maintenance.anyEnabled()) {
         // The stage ends the job's graph, so that SQL, which keeps what leads to the returned
         // sink, keeps it too.
         return CompactionStage.append(
             committed,
             tableLoader,
             name,
-            maintenance,
+            sink.maintenance,
             conf.icebergOptions(),
             conf.maxBoundLength(),
-            mode == DistributionMode.RANGE ? conf.rangeColumn() : null,
-            parallelism,
+            sink.rangeColumn(),
+            sink.parallelism,
             uidPrefix);
       }
-      DataStreamSink<Void> sink =
+      DataStreamSink<Void> end =
           committed
               .sinkTo(new DiscardingSink<>())
               .name("CollationIcebergSink(" + name + ")")
               .setParallelism(1);
       if (uidPrefix != null) {
-        sink.uid(uidPrefix + "-sink");
+        end.uid(uidPrefix + "-sink");
       }
-      return sink;
-    }
-
-    /** The branch written, checked to name a branch or a new one (not a tag). */
-    private static String branch(Table target, CollationWriteConf conf) {
-      String branch = conf.branch();
-      SnapshotRef ref = target.refs().get(branch);
-      Preconditions.checkArgument(
-          ref == null || ref.isBranch(),
-          "Table %s: %s is a tag, and a sink commits to a branch; set '%s' to a branch (a new name"
-              + " creates one)",
-          target.name(),
-          Quoted.of(branch),
-          FlinkWriteOptions.BRANCH.key());
-      return branch;
-    }
-
-    /** The equality fields set, else the table's identifier fields; none when appending. */
-    private EqualityFields equalityFields(Table target, CollationWriteConf conf) {
-      boolean upsertMode = upsert || conf.upsertMode();
-      Schema schema = target.schema();
-      Set<Integer> ids = new LinkedHashSet<>();
-      for (String column : equalityFieldColumns) {
-        // Iceberg refuses an empty name with a message that names neither the method nor the
-        // columns.
-        Types.NestedField field = column.isEmpty() ? null : schema.findField(column);
-        Preconditions.checkArgument(
-            field != null,
-            "Equality field column '%s' is not a column of table %s (columns: %s); name a column"
-                + " of the table",
-            column,
-            target.name(),
-            schema.columns().stream().map(Types.NestedField::name).collect(Collectors.toList()));
-        Preconditions.checkArgument(
-            field.type().isPrimitiveType(),
-            "Equality field column '%s' of table %s has type %s; use primitive columns",
-            column,
-            target.name(),
-            field.type());
-        ids.add(field.fieldId());
-      }
-      if (ids.isEmpty()) {
-        ids.addAll(schema.identifierFieldIds());
-      }
-      Preconditions.checkArgument(
-          !upsertMode || !ids.isEmpty(),
-          "Table %s: upsert needs the columns that identify a row, and the table has no"
-              + " identifier fields; upsert is on by %s. Set equalityFieldColumns(...) (a PRIMARY"
-              + " KEY ... NOT ENFORCED in SQL) or identifier fields on the table, or turn upsert"
-              + " off",
-          target.name(),
-          upsert
-              ? "upsert(true)"
-              : String.format(
-                  "'%s' = 'true', %s",
-                  FlinkWriteOptions.WRITE_UPSERT_ENABLED.key(),
-                  conf.source(FlinkWriteOptions.WRITE_UPSERT_ENABLED.key())));
-      return EqualityFields.of(ids, upsertMode);
-    }
-
-    private void checkChangelogAllowed(
-        Table target, EqualityFields equalityFields, boolean replace) {
-      List<String> key = equalityFields.columnNames(target.schema());
-      Preconditions.checkArgument(
-          !replace,
-          "Table %s: overwrite replaces partitions and cannot write the deletes of equality"
-              + " fields %s; drop overwrite, or the equality fields and upsert",
-          target.name(),
-          key);
-      // Unaligned checkpoints are fine: the files carry the writers' checkpoint id, and the
-      // committer keeps each writers' checkpoint in a commit of its own
-      // (docs/design.md#changelogs).
-      int version = TableUtil.formatVersion(target);
-      Preconditions.checkArgument(
-          version >= 2,
-          "Table %s has format version %s, which has no delete files for a changelog; upgrade"
-              + " it to 2 or 3 (table property 'format-version')",
-          target.name(),
-          version);
-      if (equalityFields.upsert()) {
-        // An upsert's delete goes to the partition of the new row: only a key that fixes the
-        // partition finds the old one.
-        for (PartitionField field : target.spec().fields()) {
-          Preconditions.checkArgument(
-              equalityFields.fieldIds().contains(field.sourceId()),
-              "Table %s: with upsert, the source column '%s' of partition field '%s' must be one"
-                  + " of the equality fields %s; add it to them (the primary key)",
-              target.name(),
-              target.schema().findColumnName(field.sourceId()),
-              field.name(),
-              key);
-        }
-      }
-    }
-
-    private static TypeInformation<Void> voidType() {
-      return BasicTypeInfo.VOID_TYPE_INFO;
-    }
-
-    private static Table load(TableLoader loader) {
-      try (TableLoader copy = loader.clone()) {
-        copy.open();
-        return copy.loadTable();
-      } catch (RuntimeException | java.io.IOException e) {
-        throw new IllegalArgumentException(
-            String.format(
-                "Cannot load the table of the collation sink from %s: %s. Create the table and"
-                    + " declare its collations first, or fix the table identifier",
-                loader, e.getMessage()),
-            e);
-      }
-    }
-
-    private static void checkCollations(Table table) {
-      TableCollations declared = TableCollations.fromTable(table);
-      TableCollations collations = declared.forSchema(table.schema());
-      collations.checkReadable(table.name(), "cannot be written by the collation sink");
-      try {
-        // A metric whose id is not reserved does not stop the job: its files get no bounds.
-        collations.validateFields(table.schema());
-      } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException(
-            String.format(
-                "Table %s has invalid collations (table property '%s'): %s",
-                table.name(), TableCollations.PROPERTY, e.getMessage()),
-            e);
-      }
-      // Stale declarations, or none: written without those bounds (docs/other-tools.md).
-      declared.writerWarnings(table.name(), table.schema()).forEach(LOG::warn);
-    }
-
-    /** The Flink type the rows are read with: the input's own when known, else the table's. */
-    private RowType rowType(Table target) {
-      ResolvedSchema requested = resolvedSchema;
-      if (requested == null && input.getType() instanceof InternalTypeInfo) {
-        LogicalType type = ((InternalTypeInfo<?>) input.getType()).toLogicalType();
-        if (type instanceof RowType) {
-          requested = FlinkSchemaUtil.toResolvedSchema((RowType) type);
-        }
-      }
-      if (requested == null) {
-        return FlinkSchemaUtil.convert(target.schema());
-      }
-      // Computed and virtual metadata columns are not written (ResolvedSchema#toSinkRowDataType).
-      requested =
-          ResolvedSchema.of(
-              requested.getColumns().stream()
-                  .filter(Column::isPersisted)
-                  .collect(Collectors.toList()));
-      checkColumns(target, requested);
-      try {
-        Schema writeSchema = FlinkSchemaUtil.convert(target.schema(), requested);
-        TypeUtil.validateWriteSchema(target.schema(), writeSchema, true, true);
-      } catch (RuntimeException e) {
-        throw new IllegalArgumentException(
-            String.format(
-                "The input rows do not match table %s: %s%nInput: %s%nTable: %s%nGive the input"
-                    + " the table's columns, in the table's order, with the table's types",
-                target.name(), e.getMessage(), columns(requested), target.schema().asStruct()),
-            e);
-      }
-      return (RowType) requested.toSinkRowDataType().getLogicalType();
-    }
-
-    /** Top-level columns by name: the same set, in the same order. */
-    private static void checkColumns(Table target, ResolvedSchema requested) {
-      List<String> tableColumns =
-          target.schema().columns().stream()
-              .map(Types.NestedField::name)
-              .collect(Collectors.toList());
-      List<String> inputColumns = requested.getColumnNames();
-      for (String column : inputColumns) {
-        Preconditions.checkArgument(
-            tableColumns.contains(column),
-            "Input column '%s' is not a column of table %s (columns: %s); rename or drop it",
-            column,
-            target.name(),
-            tableColumns);
-      }
-      List<String> missing = new ArrayList<>(tableColumns);
-      missing.removeAll(inputColumns);
-      Preconditions.checkArgument(
-          missing.isEmpty(),
-          "The input rows lack column(s) %s of table %s (columns: %s); add them, null if unknown",
-          missing,
-          target.name(),
-          tableColumns);
-      Preconditions.checkArgument(
-          inputColumns.equals(tableColumns),
-          "The input columns %s are not in the order of table %s, %s; reorder them",
-          inputColumns,
-          target.name(),
-          tableColumns);
-    }
-
-    private static String columns(ResolvedSchema schema) {
-      return schema.getColumns().stream()
-          .map(Column::toString)
-          .collect(Collectors.joining(", ", "[", "]"));
-    }
-
-    /** Rows routed by ranges of a collated column (docs/design.md#range-distribution). */
-    private DataStream<RowData> rangeShuffle(
-        Table target,
-        RowType rowType,
-        CollationWriteConf conf,
-        EqualityFields equalityFields,
-        int parallelism) {
-      Preconditions.checkArgument(
-          equalityFields.isEmpty(),
-          "Table %s: 'range' distribution routes rows by a collated column, which would apply"
-              + " the changes of one key out of order; write changelogs with distribution mode"
-              + " 'none' or 'hash'",
-          target.name());
-      return CollationRangeShuffle.forTable(target, conf.rangeColumn())
-          .apply(
-              input,
-              rowType,
-              parallelism,
-              conf.rangeStatisticsType(),
-              conf.rangeSortKeyBaseWeight(),
-              uidPrefix,
-              target.name());
-    }
-
-    /** The slices per writer under {@code range} distribution, 0 (not sliced) under the others. */
-    private static int rangeSlices(String table, DistributionMode mode, CollationWriteConf conf) {
-      if (mode != DistributionMode.RANGE) {
-        for (String key :
-            List.of(
-                CollationSinkOptions.RANGE_COLUMN.key(),
-                CollationSinkOptions.RANGE_SLICES_PER_WRITER.key(),
-                FlinkWriteOptions.RANGE_DISTRIBUTION_STATISTICS_TYPE.key(),
-                FlinkWriteOptions.RANGE_DISTRIBUTION_SORT_KEY_BASE_WEIGHT.key())) {
-          Preconditions.checkArgument(
-              !conf.isSetAsOption(key),
-              "Table %s: '%s' applies to distribution mode 'range' only, and the mode is %s; set"
-                  + " '%s' to 'range' or remove '%s'",
-              table,
-              key,
-              Quoted.of(mode.modeName()),
-              FlinkWriteOptions.DISTRIBUTION_MODE.key(),
-              key);
-        }
-        return 0;
-      }
-      return conf.rangeSlicesPerWriter();
-    }
-
-    private void checkOverwriteAllowed(String name) {
-      StreamExecutionEnvironment env = input.getExecutionEnvironment();
-      boolean batch =
-          env.getConfiguration().get(ExecutionOptions.RUNTIME_MODE) == RuntimeExecutionMode.BATCH;
-      Preconditions.checkArgument(
-          batch || !env.getCheckpointConfig().isCheckpointingEnabled(),
-          "Table %s: overwrite replaces partitions at each commit, so with checkpointing in"
-              + " streaming mode every checkpoint would replace the previous one's rows; run the"
-              + " job in BATCH mode (execution.runtime-mode: batch) or disable checkpointing",
-          name);
+      return end;
     }
   }
 }

@@ -7,13 +7,11 @@ import io.flinkcollation.metadata.TableCollations;
 import io.flinkcollation.metadata.UpdateCollations;
 import io.flinkcollation.write.CollationSinkOptions;
 import io.flinkcollation.write.CollationWriteConf;
+import io.flinkcollation.write.OptionKeys;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Set;
 import java.util.stream.Collectors;
 import org.apache.flink.annotation.PublicEvolving;
-import org.apache.flink.configuration.ConfigOption;
-import org.apache.flink.configuration.Configuration;
 import org.apache.flink.table.api.ValidationException;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
@@ -26,9 +24,10 @@ import org.apache.iceberg.Table;
  * {@code attrs.key}, {@code attrs.value}. The value is a collation name such as {@code
  * icu.en_US-ci}; {@code utf8} means byte order, the same as no collation.
  *
- * <p>Keys of the writer's own options ({@link CollationSinkOptions}, such as {@code
- * collation.max-bound-length}) are sink options, never column paths. A column whose name clashes
- * with one is written with its path in backticks: {@code 'collation.`max-bound-length`'}.
+ * <p>Which keys these are is decided by {@link OptionKeys} (docs/options.md#which-option-a-key-is):
+ * a key that is exactly one of the writer's own options ({@link CollationSinkOptions}, such as
+ * {@code collation.max-bound-length}) is that option, never a column path. A column whose path
+ * reads as one is written with its path in backticks: {@code 'collation.`max-bound-length`'}.
  *
  * <p>The table property {@value TableCollations#PROPERTY} that stores the model is never a Flink
  * option: the SQL layer hides it and rejects it in DDL, so collations change only through these
@@ -40,37 +39,16 @@ public final class CollationOptions {
   /** Prefix of every collation option, column or sink. */
   public static final String PREFIX = CollationSinkOptions.PREFIX;
 
-  /** The writer's options that share {@link #PREFIX}: never read as column paths. */
-  private static final Set<String> SINK_KEYS =
-      CollationSinkOptions.OWN_OPTIONS.stream()
-          .map(ConfigOption::key)
-          .collect(Collectors.toUnmodifiableSet());
-
-  private static final char QUOTE = '`';
-
   private CollationOptions() {}
 
   /** Whether {@code key} declares a column's collation (and is not one of the sink's options). */
   public static boolean isColumnKey(String key) {
-    return key.startsWith(PREFIX) && !SINK_KEYS.contains(key);
+    return OptionKeys.kindOf(key) == OptionKeys.Kind.COLUMN;
   }
 
   /** The option key that declares the collation of the column at {@code path}. */
   public static String keyOf(String path) {
-    String plain = PREFIX + path;
-    return SINK_KEYS.contains(plain) ? PREFIX + QUOTE + path + QUOTE : plain;
-  }
-
-  /**
-   * The column path a column key names: the text after {@link #PREFIX}, without the backticks that
-   * quote a path clashing with a sink option.
-   */
-  static String pathOf(String key) {
-    String path = key.substring(PREFIX.length());
-    if (path.length() >= 2 && path.charAt(0) == QUOTE && path.charAt(path.length() - 1) == QUOTE) {
-      path = path.substring(1, path.length() - 1);
-    }
-    return path;
+    return OptionKeys.columnKey(path);
   }
 
   /**
@@ -141,15 +119,6 @@ public final class CollationOptions {
     CollationWriteConf.checkValues(options, collated, CollationOptions::invalid);
   }
 
-  /** Reads a typed option with Flink's own parsing, naming key and value when it fails. */
-  static <T> T typed(Map<String, String> options, ConfigOption<T> option) {
-    try {
-      return Configuration.fromMap(options).get(option);
-    } catch (IllegalArgumentException e) {
-      throw invalid(option.key(), options.get(option.key()), e.getMessage());
-    }
-  }
-
   /** An error naming the option and its value ({@link SensitiveOptions#HIDDEN} if sensitive). */
   static ValidationException invalid(String key, String value, String reason) {
     return new ValidationException(
@@ -167,7 +136,7 @@ public final class CollationOptions {
     Declared(String key, String value) {
       this.key = key;
       this.value = value;
-      this.path = pathOf(key);
+      this.path = OptionKeys.columnPath(key);
     }
 
     /** The canonical collation name, or {@code utf8} (also for a RESET). */

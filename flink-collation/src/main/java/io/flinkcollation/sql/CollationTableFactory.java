@@ -1,12 +1,11 @@
 package io.flinkcollation.sql;
 
-import io.flinkcollation.maintenance.MaintenanceOptions;
 import io.flinkcollation.metadata.TableCollations;
 import io.flinkcollation.metadata.UpdateCollations;
 import io.flinkcollation.sql.inspect.CollationBoundsSource;
 import io.flinkcollation.sql.source.CollationTableSource;
-import io.flinkcollation.write.CollationSinkOptions;
 import io.flinkcollation.write.CollationWriteConf;
+import io.flinkcollation.write.OptionKeys;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -43,7 +42,6 @@ import org.apache.iceberg.flink.FlinkDynamicTableFactory;
 import org.apache.iceberg.flink.FlinkWriteOptions;
 import org.apache.iceberg.flink.IcebergTableSink;
 import org.apache.iceberg.flink.TableLoader;
-import org.apache.iceberg.relocated.com.google.common.collect.Maps;
 import org.apache.iceberg.types.Types;
 
 /**
@@ -124,9 +122,10 @@ public class CollationTableFactory implements DynamicTableSinkFactory, DynamicTa
     options.add(CATALOG_TYPE);
     options.add(CATALOG_DATABASE);
     options.add(CATALOG_TABLE);
-    options.addAll(CollationSinkOptions.OWN_OPTIONS);
-    options.addAll(CollationSinkOptions.HONOURED_OPTIONS);
-    options.addAll(MaintenanceOptions.OPTIONS);
+    for (OptionKeys.Kind kind :
+        List.of(OptionKeys.Kind.SINK, OptionKeys.Kind.ICEBERG_WRITE, OptionKeys.Kind.MAINTENANCE)) {
+      options.addAll(OptionKeys.options(kind));
+    }
     return options;
   }
 
@@ -228,25 +227,25 @@ public class CollationTableFactory implements DynamicTableSinkFactory, DynamicTa
 
     Map<String, String> properties = target.table.properties();
     Map<String, String> writeOptions = new LinkedHashMap<>();
-    CollationOptions.withoutColumns(options)
-        .forEach(
-            (key, value) -> {
-              // In a catalog, hints are merged into the table's properties: a key the properties
-              // lack is a hint, an option of this write, refused when the collation sink does not
-              // honour it, as the builder refuses it (docs/options.md). Keys, not values: the
-              // catalog masks the values of secret properties.
-              boolean hint = catalog != null && !properties.containsKey(key);
-              if (!CollationCatalog.CONNECTOR.equals(key)
-                  && !SourceCatalog.KEY.equals(key)
-                  // The collation sink refuses options it does not honour; the other options of a
-                  // table are its connector and catalog settings.
-                  && (!collated
-                      || hint
-                      || CollationSinkOptions.isWriteOption(key)
-                      || MaintenanceOptions.isMaintenanceOption(key))) {
-                writeOptions.put(key, value);
-              }
-            });
+    options.forEach(
+        (key, value) -> {
+          OptionKeys.Kind kind = OptionKeys.kindOf(key);
+          // In a catalog, hints are merged into the table's properties: a key the properties lack
+          // is a hint, an option of this write, refused when the collation sink does not honour
+          // it, as the builder refuses it (docs/options.md). Keys, not values: the catalog masks
+          // the values of secret properties.
+          boolean hint = catalog != null && !properties.containsKey(key);
+          boolean passed =
+              // The collation sink refuses options it does not honour; a table's catalog
+              // properties are its connector and catalog settings (docs/options.md).
+              kind != OptionKeys.Kind.COLUMN
+                  && (!collated || hint || OptionKeys.isWriterOption(key))
+                  && !CollationCatalog.CONNECTOR.equals(key)
+                  && !SourceCatalog.KEY.equals(key);
+          if (passed) {
+            writeOptions.put(key, value);
+          }
+        });
     if (!collated) {
       // No collation, no bounds to write: the table is a plain Iceberg table and Iceberg's own sink
       // writes it, with everything that sink supports (upsert included).
@@ -263,20 +262,17 @@ public class CollationTableFactory implements DynamicTableSinkFactory, DynamicTa
             .getPrimaryKey()
             .map(UniqueConstraint::getColumns)
             .orElse(List.of());
-    checkWriteOptions(target.table, options, writeOptions, context.getConfiguration(), primaryKey);
-    return new CollationTableSink(
-        target.loader,
-        physicalSchema(context),
-        writeOptions,
-        primaryKey,
-        context.getConfiguration());
+    CollationWriteConf conf =
+        checkWriteOptions(
+            target.table, options, writeOptions, context.getConfiguration(), primaryKey);
+    return new CollationTableSink(target.loader, physicalSchema(context), conf, primaryKey);
   }
 
   /**
-   * Checks the write options of an {@code INSERT} as the collation sink will read them, naming
-   * where each was set: a table property, a hint, or the session.
+   * Reads and checks the write options of an {@code INSERT}, once: the sink uses them as read here,
+   * with messages naming where each was set (a table property, a hint, or the session).
    */
-  private void checkWriteOptions(
+  private CollationWriteConf checkWriteOptions(
       Table table,
       Map<String, String> options,
       Map<String, String> writeOptions,
@@ -294,8 +290,7 @@ public class CollationTableFactory implements DynamicTableSinkFactory, DynamicTa
       conf =
           CollationWriteConf.of(
               table,
-              // The maintenance options configure the sink's maintenance stage, not its writers.
-              Maps.filterKeys(writeOptions, key -> !MaintenanceOptions.isMaintenanceOption(key)),
+              writeOptions,
               session,
               CollationWriteConf.Writer.SINK,
               source,
@@ -314,6 +309,7 @@ public class CollationTableFactory implements DynamicTableSinkFactory, DynamicTa
                   + " on the table, or set '%s' = 'false'",
               table.name(), upsert, upsertSources(table, options, session, source), upsert));
     }
+    return conf;
   }
 
   /**

@@ -1,9 +1,9 @@
 package io.flinkcollation.sql;
 
 import io.flinkcollation.sink.CollationIcebergSink;
+import io.flinkcollation.write.CollationWriteConf;
 import java.util.List;
 import java.util.Map;
-import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.DataStreamSink;
 import org.apache.flink.table.catalog.ResolvedSchema;
@@ -34,22 +34,23 @@ final class CollationTableSink
 
   private final TableLoader tableLoader;
   private final ResolvedSchema physicalSchema;
-  private final Map<String, String> writeOptions;
+  private final CollationWriteConf writeConf;
   private final List<String> primaryKey;
-  private final ReadableConfig flinkConf;
   private boolean overwrite;
 
+  /**
+   * @param writeConf the write options, read and checked by the table factory: the sink uses them
+   *     as they are, so each is read once per statement
+   */
   CollationTableSink(
       TableLoader tableLoader,
       ResolvedSchema physicalSchema,
-      Map<String, String> writeOptions,
-      List<String> primaryKey,
-      ReadableConfig flinkConf) {
+      CollationWriteConf writeConf,
+      List<String> primaryKey) {
     this.tableLoader = tableLoader;
     this.physicalSchema = physicalSchema;
-    this.writeOptions = writeOptions;
+    this.writeConf = writeConf;
     this.primaryKey = List.copyOf(primaryKey);
-    this.flinkConf = flinkConf;
   }
 
   @Override
@@ -75,8 +76,7 @@ final class CollationTableSink
                 .resolvedSchema(physicalSchema)
                 .overwrite(overwrite)
                 .equalityFieldColumns(primaryKey)
-                .setAll(writeOptions)
-                .flinkConf(flinkConf);
+                .checkedOptions(writeConf);
         providerContext.generateUid(UID).ifPresent(builder::uidPrefix);
         return builder.append();
       }
@@ -97,7 +97,7 @@ final class CollationTableSink
   @Override
   public DynamicTableSink copy() {
     CollationTableSink copy =
-        new CollationTableSink(tableLoader, physicalSchema, writeOptions, primaryKey, flinkConf);
+        new CollationTableSink(tableLoader, physicalSchema, writeConf, primaryKey);
     copy.overwrite = overwrite;
     return copy;
   }

@@ -1,9 +1,6 @@
 package io.flinkcollation.write;
 
-import java.util.Collections;
 import java.util.List;
-import java.util.Set;
-import java.util.TreeSet;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.apache.flink.annotation.PublicEvolving;
@@ -13,11 +10,10 @@ import org.apache.iceberg.flink.FlinkWriteOptions;
 
 /**
  * The write options, declared: the collation writers' own {@code collation.*} keys, and the Iceberg
- * Flink write options they honour ({@link #HONOURED}) or refuse. {@link CollationWriteConf} reads
- * them for the builder ({@link CollationIcebergSink.Builder#set(String, String)}), SQL and the
- * rewrite, with their precedence and checks (docs/options.md). Every other key is refused, so that
- * no option is silently ignored (an ignored {@code compaction-enabled} would leave the table
- * uncompacted).
+ * Flink write options they honour ({@link #HONOURED_OPTIONS}) or refuse ({@link
+ * #NOT_SUPPORTED_OPTIONS}). {@link OptionKeys} tells these keys from the others; {@link
+ * CollationWriteConf} reads them for the builder, SQL and the rewrite, with their precedence and
+ * checks (docs/options.md). Every other key is refused, so that no option is silently ignored.
  */
 @PublicEvolving
 public final class CollationSinkOptions {
@@ -100,33 +96,9 @@ public final class CollationSinkOptions {
                   FlinkWriteOptions.RANGE_DISTRIBUTION_SORT_KEY_BASE_WEIGHT))
           .collect(Collectors.toUnmodifiableList());
 
-  /** The keys of {@link #HONOURED_OPTIONS}, with their fallback keys. */
-  public static final Set<String> HONOURED = keys(HONOURED_OPTIONS);
-
   /** Iceberg's Flink write options the collation sink does not implement; refused when set. */
-  static final Set<String> NOT_SUPPORTED =
-      keys(List.of(FlinkWriteOptions.TABLE_REFRESH_INTERVAL, FlinkWriteOptions.UID_SUFFIX));
+  public static final List<ConfigOption<?>> NOT_SUPPORTED_OPTIONS =
+      List.of(FlinkWriteOptions.TABLE_REFRESH_INTERVAL, FlinkWriteOptions.UID_SUFFIX);
 
   private CollationSinkOptions() {}
-
-  /**
-   * Whether {@code key} is an option of a write: a {@code collation.*} key or any Iceberg Flink
-   * write option (honoured or refused by the builder). SQL passes only these to the builder; the
-   * rest of a table's options are connector and catalog settings.
-   */
-  public static boolean isWriteOption(String key) {
-    return key.startsWith(PREFIX) || HONOURED.contains(key) || NOT_SUPPORTED.contains(key);
-  }
-
-  @SafeVarargs
-  private static Set<String> keys(List<ConfigOption<?>>... optionLists) {
-    Set<String> keys = new TreeSet<>();
-    for (List<ConfigOption<?>> options : optionLists) {
-      for (ConfigOption<?> option : options) {
-        keys.add(option.key());
-        option.fallbackKeys().forEach(fallback -> keys.add(fallback.getKey()));
-      }
-    }
-    return Collections.unmodifiableSet(keys);
-  }
 }

@@ -12,6 +12,7 @@ import java.util.TreeSet;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import org.apache.flink.annotation.Internal;
+import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.util.Preconditions;
@@ -27,8 +28,10 @@ import org.apache.iceberg.flink.sink.shuffle.StatisticsType;
  * The one home of the write options: every option of ours ({@link CollationSinkOptions}) and every
  * Iceberg Flink write option we honour, with its precedence, parsing and the message that names the
  * option, the bad value, where it was set and what is accepted (docs/options.md). The DataStream
- * sink, the SQL table factory (options and hints) and {@code RewriteCollatedFiles} all read their
- * settings here, and all refuse an unknown or unhonoured key with the same message.
+ * sinks, the SQL table factory (options and hints) and {@code RewriteCollatedFiles} all read their
+ * settings here, and all refuse an unknown or unhonoured key with the same message. Which option a
+ * key is comes from {@link OptionKeys}; each value is parsed with its {@code ConfigOption}'s type,
+ * then checked against what the option accepts.
  *
  * <p>Precedence, as Iceberg's {@link FlinkWriteConf}: the writer's option (a builder method or
  * {@code set(key, value)}; in SQL a table option or hint), then the Flink configuration ({@code
@@ -36,9 +39,10 @@ import org.apache.iceberg.flink.sink.shuffle.StatisticsType;
  * their values from Iceberg's own {@link FlinkWriteConf}; this class checks them first so that a
  * bad value is named with its source.
  *
- * <p>A new group of options: declare its {@code ConfigOption}s, add one {@link Entry} per option to
- * {@link #ENTRIES} (the writers that honour it, its table property, its check), add a typed getter,
- * and a row to docs/options.md ({@code WriteOptionsDocTest} fails until it is there).
+ * <p>A new option: declare its {@code ConfigOption} in its group ({@link OptionKeys}), add one
+ * {@link Entry} to {@link #ENTRIES} (the writers that honour it, its table property, what it
+ * accepts), a typed getter, and a row to docs/options.md ({@code WriteOptionsDocTest} fails until
+ * it is there).
  */
 @Internal
 public final class CollationWriteConf {
@@ -46,7 +50,8 @@ public final class CollationWriteConf {
   /** The writers that read options; each honours a subset of {@link #ENTRIES}. */
   public enum Writer {
     SINK("the collation sink"),
-    REWRITE("RewriteCollatedFiles");
+    REWRITE("RewriteCollatedFiles"),
+    DYNAMIC_SINK("the dynamic collation sink");
 
     private final String title;
 
@@ -68,35 +73,37 @@ public final class CollationWriteConf {
     DEFAULT
   }
 
-  private static final Set<Writer> BOTH = Set.of(Writer.SINK, Writer.REWRITE);
+  /** The options that shape the files: every writer honours them. */
+  private static final Set<Writer> FILES = Set.of(Writer.values());
+
   private static final Set<Writer> SINK_ONLY = Set.of(Writer.SINK);
 
   /** More slices per writer would make more small files than any pruning gain is worth. */
   static final int MAX_RANGE_SLICES = 1024;
 
-  /** One option: its key, the writers that honour it, its table property and its check. */
-  public static final class Entry {
-    private final String key;
+  /** One option: its typed option, the writers that honour it, its table property, its check. */
+  public static final class Entry<T> {
+    private final ConfigOption<T> option;
     private final String tableProperty;
     private final Set<Writer> writers;
-    private final Predicate<String> valid;
+    private final Predicate<T> accepts;
     private final String accepted;
 
     private Entry(
-        String key,
+        ConfigOption<T> option,
         String tableProperty,
         Set<Writer> writers,
-        Predicate<String> valid,
+        Predicate<T> accepts,
         String accepted) {
-      this.key = key;
+      this.option = option;
       this.tableProperty = tableProperty;
       this.writers = writers;
-      this.valid = valid;
+      this.accepts = accepts;
       this.accepted = accepted;
     }
 
     public String key() {
-      return key;
+      return option.key();
     }
 
     /** The table property read last, or {@code null} when there is none. */
@@ -112,119 +119,150 @@ public final class CollationWriteConf {
     public String accepted() {
       return accepted;
     }
+
+    /** Whether {@code value} parses as the option's type to a value the option accepts. */
+    boolean isValid(String value) {
+      try {
+        return accepts.test(OptionKeys.parse(option, value.trim()));
+      } catch (IllegalArgumentException e) {
+        return false;
+      }
+    }
+
+    /** {@code value} as the option's type; {@code null} for none. Checked before, never throws. */
+    T parse(String value) {
+      return value == null ? null : OptionKeys.parse(option, value.trim());
+    }
+  }
+
+  private static <T> Entry<T> entry(
+      ConfigOption<T> option,
+      String tableProperty,
+      Set<Writer> writers,
+      Predicate<T> accepts,
+      String accepted) {
+    return new Entry<>(option, tableProperty, writers, accepts, accepted);
   }
 
   /** Every write option, ours and Iceberg's, in the order docs/options.md lists them. */
-  public static final List<Entry> ENTRIES =
+  public static final List<Entry<?>> ENTRIES =
       List.of(
-          new Entry(
-              FlinkWriteOptions.WRITE_FORMAT.key(),
+          entry(
+              FlinkWriteOptions.WRITE_FORMAT,
               TableProperties.DEFAULT_FILE_FORMAT,
-              BOTH,
+              FILES,
               CollationWriteConf::isFileFormat,
               "parquet, avro or orc"),
-          new Entry(
-              FlinkWriteOptions.TARGET_FILE_SIZE_BYTES.key(),
+          entry(
+              FlinkWriteOptions.TARGET_FILE_SIZE_BYTES,
               TableProperties.WRITE_TARGET_FILE_SIZE_BYTES,
-              BOTH,
-              value -> parsesTo(value, Long::parseLong, size -> size > 0),
+              FILES,
+              size -> size > 0,
               "a positive number of bytes"),
-          new Entry(
-              FlinkWriteOptions.COMPRESSION_CODEC.key(),
+          entry(
+              FlinkWriteOptions.COMPRESSION_CODEC,
               null,
-              BOTH,
-              value -> !value.isBlank(),
+              FILES,
+              codec -> !codec.isBlank(),
               "a codec of the file format, such as zstd, gzip, snappy or none"),
-          new Entry(
-              FlinkWriteOptions.COMPRESSION_LEVEL.key(),
+          entry(
+              FlinkWriteOptions.COMPRESSION_LEVEL,
               null,
-              BOTH,
-              value -> !value.isBlank(),
+              FILES,
+              level -> !level.isBlank(),
               "a level of the codec"),
-          new Entry(
-              FlinkWriteOptions.COMPRESSION_STRATEGY.key(),
+          entry(
+              FlinkWriteOptions.COMPRESSION_STRATEGY,
               null,
-              BOTH,
-              value -> !value.isBlank(),
+              FILES,
+              strategy -> !strategy.isBlank(),
               "an ORC compression strategy, speed or compression"),
-          new Entry(
-              FlinkWriteOptions.OVERWRITE_MODE.key(),
+          entry(FlinkWriteOptions.OVERWRITE_MODE, null, SINK_ONLY, any -> true, "true or false"),
+          entry(
+              FlinkWriteOptions.WRITE_PARALLELISM,
               null,
               SINK_ONLY,
-              CollationWriteConf::isBoolean,
-              "true or false"),
-          new Entry(
-              FlinkWriteOptions.WRITE_PARALLELISM.key(),
-              null,
-              SINK_ONLY,
-              value -> parsesTo(value, Integer::parseInt, parallelism -> parallelism > 0),
+              parallelism -> parallelism > 0,
               "a positive number of writer subtasks"),
-          new Entry(
-              FlinkWriteOptions.WRITE_UPSERT_ENABLED.key(),
+          entry(
+              FlinkWriteOptions.WRITE_UPSERT_ENABLED,
               TableProperties.UPSERT_ENABLED,
               SINK_ONLY,
-              CollationWriteConf::isBoolean,
+              any -> true,
               "true or false"),
-          new Entry(
-              FlinkWriteOptions.BRANCH.key(),
+          entry(
+              FlinkWriteOptions.BRANCH,
               null,
               SINK_ONLY,
-              value -> !value.isBlank(),
+              branch -> !branch.isBlank(),
               "the name of a branch, or no option for main"),
-          new Entry(
-              FlinkWriteOptions.DISTRIBUTION_MODE.key(),
+          entry(
+              FlinkWriteOptions.DISTRIBUTION_MODE,
               TableProperties.WRITE_DISTRIBUTION_MODE,
               SINK_ONLY,
-              value -> parsesTo(value, DistributionMode::fromName, mode -> true),
+              mode -> parses(mode, DistributionMode::fromName),
               "none, hash or range"),
-          new Entry(
-              FlinkWriteOptions.RANGE_DISTRIBUTION_STATISTICS_TYPE.key(),
+          entry(
+              FlinkWriteOptions.RANGE_DISTRIBUTION_STATISTICS_TYPE,
               null,
               SINK_ONLY,
-              value -> parsesTo(value, StatisticsType::valueOf, type -> true),
+              type -> parses(type, StatisticsType::valueOf),
               "Map, Sketch or Auto"),
-          new Entry(
-              FlinkWriteOptions.RANGE_DISTRIBUTION_SORT_KEY_BASE_WEIGHT.key(),
+          entry(
+              FlinkWriteOptions.RANGE_DISTRIBUTION_SORT_KEY_BASE_WEIGHT,
               null,
               SINK_ONLY,
-              value -> parsesTo(value, Double::parseDouble, weight -> weight >= 0),
+              weight -> weight >= 0,
               "a number of 0 or more"),
-          new Entry(
+          entry(
+              CollationSinkOptions.MAX_BOUND_LENGTH,
               CollationSinkOptions.MAX_BOUND_LENGTH.key(),
-              CollationSinkOptions.MAX_BOUND_LENGTH.key(),
-              BOTH,
-              value -> parsesTo(value, Integer::parseInt, length -> length > 0),
+              FILES,
+              length -> length > 0,
               "a positive number of characters"),
-          new Entry(
-              CollationSinkOptions.DECLARE_RUNNING_VERSIONS.key(),
+          entry(
+              CollationSinkOptions.DECLARE_RUNNING_VERSIONS,
               CollationSinkOptions.DECLARE_RUNNING_VERSIONS.key(),
               SINK_ONLY,
-              CollationWriteConf::isBoolean,
+              any -> true,
               "true or false"),
-          new Entry(
-              CollationSinkOptions.RANGE_COLUMN.key(),
+          entry(
+              CollationSinkOptions.RANGE_COLUMN,
               CollationSinkOptions.RANGE_COLUMN.key(),
               SINK_ONLY,
               // Checked against the table by the range shuffle, which lists the collated columns.
-              value -> true,
+              any -> true,
               "a collated top-level column"),
-          new Entry(
-              CollationSinkOptions.RANGE_SLICES_PER_WRITER.key(),
+          entry(
+              CollationSinkOptions.RANGE_SLICES_PER_WRITER,
               CollationSinkOptions.RANGE_SLICES_PER_WRITER.key(),
               SINK_ONLY,
-              value ->
-                  parsesTo(
-                      value, Integer::parseInt, slices -> slices > 0 && slices <= MAX_RANGE_SLICES),
+              slices -> slices > 0 && slices <= MAX_RANGE_SLICES,
               "a number of slices from 1 to " + MAX_RANGE_SLICES));
 
-  private static final Map<String, Entry> BY_KEY = byKey();
+  /** The options that apply to distribution mode {@code range} only. */
+  public static final List<String> RANGE_ONLY =
+      List.of(
+          CollationSinkOptions.RANGE_COLUMN.key(),
+          CollationSinkOptions.RANGE_SLICES_PER_WRITER.key(),
+          FlinkWriteOptions.RANGE_DISTRIBUTION_STATISTICS_TYPE.key(),
+          FlinkWriteOptions.RANGE_DISTRIBUTION_SORT_KEY_BASE_WEIGHT.key());
 
-  /** Why a writer refuses a known option it does not honour. */
+  private static final Map<String, Entry<?>> BY_KEY = byKey();
+
+  /** Why the rewrite refuses a known option it does not honour. */
   private static final Map<String, String> REWRITE_REFUSALS =
       Map.of(FlinkWriteOptions.BRANCH.key(), "it plans on and commits to main only");
 
+  /** Why the dynamic sink refuses a known option it does not honour. */
+  private static final String DYNAMIC_SINK_REFUSAL =
+      "set the branch, distribution mode, write parallelism and upsert on each record; range"
+          + " distribution and overwrite are not supported"
+          + " (docs/dynamic.md#not-supported)";
+
   private final Table table;
   private final Map<String, String> options;
+  private final Map<String, String> maintenanceOptions;
   private final Map<String, String> flinkConf;
   private final Writer writer;
   private final Function<String, String> optionSource;
@@ -239,24 +277,32 @@ public final class CollationWriteConf {
       Function<String, String> optionSource,
       String flinkConfSource) {
     this.table = Preconditions.checkNotNull(table, "table");
-    this.options = Collections.unmodifiableMap(new LinkedHashMap<>(options));
+    checkKeys(table.name(), writer, options.keySet());
+    Map<String, String> writeOptions = new LinkedHashMap<>();
+    Map<String, String> maintenance = new LinkedHashMap<>();
+    options.forEach(
+        (key, value) ->
+            (OptionKeys.kindOf(key) == OptionKeys.Kind.MAINTENANCE ? maintenance : writeOptions)
+                .put(key, value));
+    this.options = Collections.unmodifiableMap(writeOptions);
+    this.maintenanceOptions = Collections.unmodifiableMap(maintenance);
     this.flinkConf = Map.copyOf(flinkConf.toMap());
     this.writer = writer;
     this.optionSource = optionSource;
     this.flinkConfSource = flinkConfSource;
-    this.iceberg =
-        new FlinkWriteConf(table, icebergOptions(), Configuration.fromMap(this.flinkConf));
-    checkKeys(table.name(), writer, options.keySet());
-    for (Entry entry : ENTRIES) {
+    for (Entry<?> entry : ENTRIES) {
       if (entry.writers.contains(writer)) {
         check(entry);
       }
     }
+    this.iceberg =
+        new FlinkWriteConf(table, icebergOptions(), Configuration.fromMap(this.flinkConf));
   }
 
   /**
    * The settings of a write, checked: every key is an option {@code writer} honours, every value it
-   * reads is valid.
+   * reads is valid. The sink's maintenance options are kept apart, unread ({@link
+   * #maintenanceOptions()}).
    *
    * @param optionSource where a key of {@code options} was set, for messages ("set as a sink
    *     option", "set by a hint")
@@ -286,37 +332,75 @@ public final class CollationWriteConf {
         "set in the Flink configuration (flinkConf)");
   }
 
-  /** The keys {@code writer} takes. */
+  /** The write options {@code writer} takes (the sink takes the maintenance options too). */
   public static Set<String> keys(Writer writer) {
     Set<String> keys = new TreeSet<>();
-    ENTRIES.stream().filter(e -> e.writers.contains(writer)).forEach(e -> keys.add(e.key));
+    ENTRIES.stream().filter(e -> e.writers.contains(writer)).forEach(e -> keys.add(e.key()));
     return Collections.unmodifiableSet(keys);
   }
 
   /**
    * Refuses every key {@code writer} does not honour, rather than ignore it: an ignored {@code
-   * compaction-enabled} would leave the table uncompacted. The options of the sink's maintenance
-   * stage are not write options: callers take them out first ({@code MaintenanceOptions}).
+   * compaction-enabled} would leave the table uncompacted. The sink takes the options of its
+   * maintenance stage too ({@link OptionKeys.Kind#MAINTENANCE}), kept apart and unread here.
    */
   public static void checkKeys(String table, Writer writer, Iterable<String> keys) {
     for (String key : keys) {
-      Entry entry = BY_KEY.get(key);
+      Entry<?> entry = BY_KEY.get(key);
       if (entry != null && entry.writers.contains(writer)) {
         continue;
       }
-      String kind =
-          entry != null || CollationSinkOptions.NOT_SUPPORTED.contains(key)
+      OptionKeys.Kind kind = OptionKeys.kindOf(key);
+      if ((writer == Writer.SINK || writer == Writer.DYNAMIC_SINK)
+          && kind == OptionKeys.Kind.MAINTENANCE) {
+        // The group of the sinks' maintenance stage, typed and checked in MaintenanceConfig
+        // (docs/maintenance.md#in-job-maintenance).
+        continue;
+      }
+      String what =
+          OptionKeys.declared(key).isPresent()
               ? "does not support the write option"
               : "has no option";
-      String reason =
-          writer == Writer.REWRITE && REWRITE_REFUSALS.containsKey(key)
-              ? ": " + REWRITE_REFUSALS.get(key)
-              : "";
+      String reason = "";
+      if (writer == Writer.REWRITE && REWRITE_REFUSALS.containsKey(key)) {
+        reason = ": " + REWRITE_REFUSALS.get(key);
+      } else if (writer == Writer.DYNAMIC_SINK && OptionKeys.declared(key).isPresent()) {
+        reason = ": " + DYNAMIC_SINK_REFUSAL;
+      }
       throw new IllegalArgumentException(
           String.format(
               "Table %s: %s %s %s%s; remove it (options it takes: %s)",
-              table, writer.title(), kind, Quoted.of(key), reason, keys(writer)));
+              table, writer.title(), what, Quoted.of(key), reason, keys(writer)));
     }
+  }
+
+  /**
+   * Checks the keys and values of {@code options} for a writer without one table (the dynamic sink,
+   * whose tables are known only per record): as {@link #of}, without table properties or Flink
+   * configuration.
+   *
+   * @param tables how messages name the tables written
+   * @throws IllegalArgumentException naming the option, the bad value and what is accepted
+   */
+  public static void checkOptions(String tables, Writer writer, Map<String, String> options) {
+    checkKeys(tables, writer, options.keySet());
+    for (Entry<?> entry : ENTRIES) {
+      String value = options.get(entry.key());
+      if (entry.writers.contains(writer) && value != null && !entry.isValid(value)) {
+        throw new IllegalArgumentException(
+            String.format(
+                "Table %s: invalid %s = %s, set as an option of %s; expected %s",
+                tables, Quoted.of(entry.key()), Quoted.of(value), writer.title(), entry.accepted));
+      }
+    }
+  }
+
+  /** {@code collation.max-bound-length} among {@code options} checked by {@link #checkOptions}. */
+  public static int maxBoundLength(Map<String, String> options) {
+    Integer length =
+        entry(CollationSinkOptions.MAX_BOUND_LENGTH)
+            .parse(options.get(CollationSinkOptions.MAX_BOUND_LENGTH.key()));
+    return length != null ? length : CollationSinkOptions.MAX_BOUND_LENGTH.defaultValue();
   }
 
   /**
@@ -328,11 +412,11 @@ public final class CollationWriteConf {
    */
   public static void checkValues(
       Map<String, String> properties, boolean collated, InvalidValue invalid) {
-    for (Entry entry : ENTRIES) {
-      boolean ours = entry.key.startsWith(CollationSinkOptions.PREFIX);
-      String value = properties.get(entry.key);
-      if ((ours || collated) && value != null && !entry.valid.test(value)) {
-        throw invalid.of(entry.key, value, "expected " + entry.accepted);
+    for (Entry<?> entry : ENTRIES) {
+      boolean ours = OptionKeys.kindOf(entry.key()) == OptionKeys.Kind.SINK;
+      String value = properties.get(entry.key());
+      if ((ours || collated) && value != null && !entry.isValid(value)) {
+        throw invalid.of(entry.key(), value, "expected " + entry.accepted);
       }
     }
   }
@@ -343,17 +427,17 @@ public final class CollationWriteConf {
     RuntimeException of(String key, String value, String reason);
   }
 
-  private void check(Entry entry) {
-    Origin origin = origin(entry.key);
-    String value = raw(entry.key, origin);
-    if (origin != Origin.DEFAULT && !entry.valid.test(value)) {
+  private void check(Entry<?> entry) {
+    Origin origin = origin(entry.key());
+    String value = raw(entry.key(), origin);
+    if (origin != Origin.DEFAULT && !entry.isValid(value)) {
       throw new IllegalArgumentException(
           String.format(
               "Table %s: invalid %s = %s, %s; expected %s",
               table.name(),
-              Quoted.of(entry.key),
+              Quoted.of(entry.key()),
               Quoted.of(value),
-              source(entry.key),
+              source(entry.key()),
               entry.accepted));
     }
   }
@@ -366,7 +450,7 @@ public final class CollationWriteConf {
     if (flinkConf.containsKey(key)) {
       return Origin.FLINK_CONF;
     }
-    Entry entry = BY_KEY.get(key);
+    Entry<?> entry = BY_KEY.get(key);
     if (entry != null
         && entry.tableProperty != null
         && table.properties().containsKey(entry.tableProperty)) {
@@ -402,9 +486,15 @@ public final class CollationWriteConf {
     }
   }
 
-  /** The value a setting of ours resolves to, {@code null} when unset. */
-  private String ours(String key) {
-    return raw(key, origin(key));
+  /** The value a setting of ours resolves to, as its option's type; its default when unset. */
+  private <T> T ours(ConfigOption<T> option) {
+    T value = entry(option).parse(raw(option.key(), origin(option.key())));
+    return value != null || !option.hasDefaultValue() ? value : option.defaultValue();
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <T> Entry<T> entry(ConfigOption<T> option) {
+    return (Entry<T>) BY_KEY.get(option.key());
   }
 
   /** The writer the settings were checked for. */
@@ -412,17 +502,35 @@ public final class CollationWriteConf {
     return writer;
   }
 
+  /** The Flink configuration the settings were read with (Iceberg's writers read it too). */
+  public Configuration flinkConf() {
+    return Configuration.fromMap(flinkConf);
+  }
+
+  /** The table the settings were checked against. */
+  public Table table() {
+    return table;
+  }
+
+  /**
+   * The options of the sink's in-job maintenance stage among the options given, unread: {@code
+   * MaintenanceConfig} types and checks them.
+   */
+  public Map<String, String> maintenanceOptions() {
+    return maintenanceOptions;
+  }
+
   /** Whether {@code key} was given as an option of the writer (not the Flink conf or table). */
   public boolean isSetAsOption(String key) {
     return options.containsKey(key);
   }
 
-  /** The options passed to Iceberg's writers: every option but ours. */
+  /** The options passed to Iceberg's writers: its write options, not ours nor maintenance's. */
   public Map<String, String> icebergOptions() {
     Map<String, String> icebergOptions = new LinkedHashMap<>();
     options.forEach(
         (key, value) -> {
-          if (!key.startsWith(CollationSinkOptions.PREFIX)) {
+          if (OptionKeys.kindOf(key) == OptionKeys.Kind.ICEBERG_WRITE) {
             icebergOptions.put(key, value);
           }
         });
@@ -431,28 +539,22 @@ public final class CollationWriteConf {
 
   /** {@code collation.max-bound-length}. */
   public int maxBoundLength() {
-    String value = ours(CollationSinkOptions.MAX_BOUND_LENGTH.key());
-    return value == null
-        ? CollationSinkOptions.MAX_BOUND_LENGTH.defaultValue()
-        : Integer.parseInt(value.trim());
+    return ours(CollationSinkOptions.MAX_BOUND_LENGTH);
   }
 
   /** {@code collation.declare-running-versions}. */
   public boolean declareRunningVersions() {
-    return Boolean.parseBoolean(ours(CollationSinkOptions.DECLARE_RUNNING_VERSIONS.key()));
+    return ours(CollationSinkOptions.DECLARE_RUNNING_VERSIONS);
   }
 
   /** {@code collation.range.column}, {@code null} for the table's sort order. */
   public String rangeColumn() {
-    return ours(CollationSinkOptions.RANGE_COLUMN.key());
+    return ours(CollationSinkOptions.RANGE_COLUMN);
   }
 
   /** {@code collation.range.slices-per-writer}. */
   public int rangeSlicesPerWriter() {
-    String value = ours(CollationSinkOptions.RANGE_SLICES_PER_WRITER.key());
-    return value == null
-        ? CollationSinkOptions.RANGE_SLICES_PER_WRITER.defaultValue()
-        : Integer.parseInt(value.trim());
+    return ours(CollationSinkOptions.RANGE_SLICES_PER_WRITER);
   }
 
   /** {@code write-format}. */
@@ -506,31 +608,28 @@ public final class CollationWriteConf {
     return format.equals("parquet") || format.equals("avro") || format.equals("orc");
   }
 
-  private static boolean isBoolean(String value) {
-    return value.equalsIgnoreCase("true") || value.equalsIgnoreCase("false");
-  }
-
-  private static <T> boolean parsesTo(
-      String value, Function<String, T> parse, Predicate<T> accepted) {
+  /** Whether {@code parse} reads {@code value}: for Iceberg's options typed as strings. */
+  private static boolean parses(String value, Function<String, ?> parse) {
     try {
-      return accepted.test(parse.apply(value.trim()));
+      parse.apply(value.trim());
+      return true;
     } catch (IllegalArgumentException e) {
       return false;
     }
   }
 
-  private static Map<String, Entry> byKey() {
-    Map<String, Entry> byKey = new LinkedHashMap<>();
+  private static Map<String, Entry<?>> byKey() {
+    Map<String, Entry<?>> byKey = new LinkedHashMap<>();
     List<String> duplicates = new ArrayList<>();
-    for (Entry entry : ENTRIES) {
-      if (byKey.put(entry.key, entry) != null) {
-        duplicates.add(entry.key);
+    for (Entry<?> entry : ENTRIES) {
+      if (byKey.put(entry.key(), entry) != null) {
+        duplicates.add(entry.key());
       }
     }
     Preconditions.checkState(duplicates.isEmpty(), "Write options declared twice: %s", duplicates);
-    // Every option declared (CollationSinkOptions) has an entry here, and nothing else.
+    // Every option the writers honour (OptionKeys) has an entry here, and nothing else.
     Set<String> declared = new TreeSet<>();
-    CollationSinkOptions.OWN_OPTIONS.forEach(option -> declared.add(option.key()));
+    OptionKeys.options(OptionKeys.Kind.SINK).forEach(option -> declared.add(option.key()));
     CollationSinkOptions.HONOURED_OPTIONS.forEach(option -> declared.add(option.key()));
     Preconditions.checkState(
         declared.equals(new TreeSet<>(byKey.keySet())),

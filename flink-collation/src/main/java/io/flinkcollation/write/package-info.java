@@ -6,9 +6,11 @@
  * io.flinkcollation.write.CollationTaskWriterFactory}), the appender hook that tracks them ({@link
  * io.flinkcollation.write.CollationAppenderFactory}, docs/design.md#appender-hook), the adapter
  * that hands the engine-neutral tracker of {@code stats} the stored bytes of Flink strings ({@link
- * io.flinkcollation.write.StoredStrings}); the write options ({@link
- * io.flinkcollation.write.CollationSinkOptions} declares them, {@link
- * io.flinkcollation.write.CollationWriteConf} is their one home, docs/options.md); the files one
+ * io.flinkcollation.write.StoredStrings}); the options ({@link io.flinkcollation.write.OptionKeys}
+ * says which option a key is, {@link io.flinkcollation.write.CollationSinkOptions} and {@link
+ * io.flinkcollation.write.MaintenanceOptions} declare them, {@link
+ * io.flinkcollation.write.CollationWriteConf} is the write options' one home, docs/options.md),
+ * below every user of a key (the sinks, SQL, the rewrite and the maintenance stage); the files one
  * writer closes ({@link io.flinkcollation.write.WrittenFiles}) with their versioned serializer, the
  * serializer base and the type information of every record of ours ({@link
  * io.flinkcollation.write.StatelessSerializer}, {@link

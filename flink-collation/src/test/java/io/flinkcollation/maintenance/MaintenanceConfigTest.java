@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.flinkcollation.sink.CollatedRows;
 import io.flinkcollation.sink.CollationIcebergSink;
 import io.flinkcollation.sink.TestWarehouse;
+import io.flinkcollation.write.MaintenanceOptions;
+import io.flinkcollation.write.OptionKeys;
 import java.nio.file.Path;
 import java.util.Map;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -45,7 +47,7 @@ class MaintenanceConfigTest {
         .hasMessage(
             "Unknown maintenance option 'flink-maintenance.rewrite.schedule.commits'; the"
                 + " collation sink's maintenance takes "
-                + MaintenanceOptions.KEYS);
+                + OptionKeys.keys(OptionKeys.Kind.MAINTENANCE));
   }
 
   @Test

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
+import org.apache.flink.configuration.ConfigOption;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -47,7 +48,7 @@ class WriteOptionsDocTest {
     assertThat(rows.keySet())
         .as("options documented in %s", DOC)
         .containsExactlyInAnyOrderElementsOf(keys);
-    for (CollationWriteConf.Entry entry : CollationWriteConf.ENTRIES) {
+    for (CollationWriteConf.Entry<?> entry : CollationWriteConf.ENTRIES) {
       List<String> cells = rows.get(entry.key());
       String writers =
           entry.writers().contains(CollationWriteConf.Writer.REWRITE) ? "sink, rewrite" : "sink";
@@ -63,8 +64,8 @@ class WriteOptionsDocTest {
   @Test
   void everyRefusedIcebergOptionIsNamed() throws IOException {
     String doc = Files.readString(DOC);
-    for (String key : CollationSinkOptions.NOT_SUPPORTED) {
-      assertThat(doc).as("refused option %s", key).contains("`" + key + "`");
+    for (ConfigOption<?> option : CollationSinkOptions.NOT_SUPPORTED_OPTIONS) {
+      assertThat(doc).as("refused option %s", option.key()).contains("`" + option.key() + "`");
     }
   }
 }

@@ -3,15 +3,13 @@ package io.flinkcollation.sink.dynamic;
 import io.flinkcollation.maintenance.CompactionStage;
 import io.flinkcollation.maintenance.MaintainedTables;
 import io.flinkcollation.maintenance.MaintenanceConfig;
-import io.flinkcollation.maintenance.MaintenanceOptions;
 import io.flinkcollation.write.CheckpointCommits;
 import io.flinkcollation.write.CollationSinkOptions;
 import io.flinkcollation.write.CollationWriteConf;
+import io.flinkcollation.write.OptionKeys;
 import io.flinkcollation.write.SerializerTypeInfo;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Set;
-import java.util.stream.Collectors;
 import org.apache.flink.annotation.Experimental;
 import org.apache.flink.api.common.typeinfo.BasicTypeInfo;
 import org.apache.flink.configuration.Configuration;
@@ -24,7 +22,6 @@ import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.Preconditions;
 import org.apache.iceberg.flink.CatalogLoader;
-import org.apache.iceberg.flink.FlinkWriteOptions;
 
 /**
  * A Flink DataStream sink that writes any number of Iceberg tables from one stream, each data file
@@ -47,20 +44,6 @@ import org.apache.iceberg.flink.FlinkWriteOptions;
  */
 @Experimental
 public final class CollationDynamicSink {
-
-  /** Write options set per record, or not honoured by the dynamic sink. */
-  private static final Set<String> PER_RECORD =
-      Set.of(
-          FlinkWriteOptions.DISTRIBUTION_MODE.key(),
-          FlinkWriteOptions.WRITE_PARALLELISM.key(),
-          FlinkWriteOptions.BRANCH.key(),
-          FlinkWriteOptions.WRITE_UPSERT_ENABLED.key(),
-          FlinkWriteOptions.OVERWRITE_MODE.key(),
-          FlinkWriteOptions.RANGE_DISTRIBUTION_STATISTICS_TYPE.key(),
-          FlinkWriteOptions.RANGE_DISTRIBUTION_SORT_KEY_BASE_WEIGHT.key(),
-          CollationSinkOptions.RANGE_COLUMN.key(),
-          CollationSinkOptions.RANGE_SLICES_PER_WRITER.key(),
-          CollationSinkOptions.DECLARE_RUNNING_VERSIONS.key());
 
   private CollationDynamicSink() {}
 
@@ -210,28 +193,24 @@ public final class CollationDynamicSink {
       Preconditions.checkArgument(
           catalogLoader != null,
           "Cannot build a dynamic collation sink without a catalog: call catalogLoader(...)");
-      checkOptions();
+      // Options set per record (branch, distribution, parallelism, upsert) are refused here; the
+      // maintenance options are kept apart and checked by MaintenanceConfig.
+      CollationWriteConf.checkOptions(
+          "(every table of the dynamic sink)",
+          CollationWriteConf.Writer.DYNAMIC_SINK,
+          writeOptions);
       Map<String, String> maintenanceOptions = new LinkedHashMap<>();
       writeOptions.forEach(
           (key, value) -> {
-            if (MaintenanceOptions.isMaintenanceOption(key)) {
+            if (OptionKeys.kindOf(key) == OptionKeys.Kind.MAINTENANCE) {
               maintenanceOptions.put(key, value);
             }
           });
       MaintenanceConfig maintenance = MaintenanceConfig.from(maintenanceOptions);
-      int maxBoundLength =
-          Integer.parseInt(
-              writeOptions.getOrDefault(
-                  CollationSinkOptions.MAX_BOUND_LENGTH.key(),
-                  Integer.toString(CollationSinkOptions.MAX_BOUND_LENGTH.defaultValue())));
-      Preconditions.checkArgument(
-          maxBoundLength > 0,
-          "Invalid '%s' %s: must be positive",
-          CollationSinkOptions.MAX_BOUND_LENGTH.key(),
-          maxBoundLength);
+      int maxBoundLength = CollationWriteConf.maxBoundLength(writeOptions);
       Map<String, String> icebergOptions = new LinkedHashMap<>(writeOptions);
       icebergOptions.remove(CollationSinkOptions.MAX_BOUND_LENGTH.key());
-      icebergOptions.keySet().removeIf(MaintenanceOptions::isMaintenanceOption);
+      icebergOptions.keySet().removeIf(key -> OptionKeys.kindOf(key) == OptionKeys.Kind.MAINTENANCE);
       int parallelism = writeParallelism != null ? writeParallelism : input.getParallelism();
 
       // The generator runs at the input's parallelism, chained to it where Flink allows: any
@@ -298,24 +277,6 @@ public final class CollationDynamicSink {
         sink.uid(uidPrefix + "-sink");
       }
       return sink;
-    }
-
-    private void checkOptions() {
-      for (String key : writeOptions.keySet()) {
-        Preconditions.checkArgument(
-            !PER_RECORD.contains(key),
-            "The dynamic collation sink does not take the write option '%s': set the branch,"
-                + " distribution mode, write parallelism and upsert on each record; range"
-                + " distribution and overwrite are not supported (docs/dynamic.md#not-supported)",
-            key);
-      }
-      // The maintenance options are checked by MaintenanceConfig (docs/maintenance.md#options).
-      CollationWriteConf.checkKeys(
-          "(every table of the dynamic sink)",
-          CollationWriteConf.Writer.SINK,
-          writeOptions.keySet().stream()
-              .filter(key -> !MaintenanceOptions.isMaintenanceOption(key))
-              .collect(Collectors.toList()));
     }
   }
 }

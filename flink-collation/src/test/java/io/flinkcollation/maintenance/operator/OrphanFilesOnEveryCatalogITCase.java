@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.flinkcollation.maintenance.CollatedTableFiles;
 import io.flinkcollation.maintenance.MaintenanceConfig;
-import io.flinkcollation.maintenance.MaintenanceOptions;
 import io.flinkcollation.sink.CollatedRows;
 import io.flinkcollation.testing.CapturedLog;
 import io.flinkcollation.testing.CollationBoundsAssert;
 import io.flinkcollation.testing.catalog.CatalogMatrix;
 import io.flinkcollation.testing.catalog.TestCatalog;
+import io.flinkcollation.write.MaintenanceOptions;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.flinkcollation.maintenance.CollatedTableFiles;
 import io.flinkcollation.maintenance.MaintainedTables;
 import io.flinkcollation.maintenance.MaintenanceConfig;
-import io.flinkcollation.maintenance.MaintenanceOptions;
+import io.flinkcollation.write.MaintenanceOptions;
 import io.flinkcollation.sink.CollatedRows;
 import io.flinkcollation.sink.TestWarehouse;
 import io.flinkcollation.testing.CollationBoundsAssert;

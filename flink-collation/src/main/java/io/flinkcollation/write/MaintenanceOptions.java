@@ -1,8 +1,6 @@
-package io.flinkcollation.maintenance;
+package io.flinkcollation.write;
 
 import java.util.List;
-import java.util.Set;
-import java.util.TreeSet;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
@@ -17,7 +15,8 @@ import org.apache.iceberg.flink.maintenance.api.RewriteDataFilesConfig;
  * IcebergSink} has an option of the same meaning, this is Iceberg's own {@link ConfigOption} (same
  * key, fallback key and default); the two rewrite options Iceberg passes on to its rewriter ({@code
  * min-input-files}, {@code max-file-group-size-bytes}) are declared here under Iceberg's {@code
- * flink-maintenance.rewrite.} prefix. Every other {@code flink-maintenance.*} key is refused.
+ * flink-maintenance.rewrite.} prefix. Every other {@code flink-maintenance.*} key is refused
+ * ({@code OptionKeys} classifies the keys).
  */
 @PublicEvolving
 public final class MaintenanceOptions {
@@ -50,7 +49,7 @@ public final class MaintenanceOptions {
   public static final ConfigOption<Integer> REWRITE_MIN_INPUT_FILES =
       ConfigOptions.key(RewriteDataFilesConfig.PREFIX + "min-input-files")
           .intType()
-          .defaultValue(RewriteCollatedFiles.DEFAULT_MIN_INPUT_FILES)
+          .defaultValue(5)
           .withDescription(
               "A partition's small files are rewritten once there are this many of them (or"
                   + " more than one target file of data, or a file without bounds).");
@@ -58,7 +57,8 @@ public final class MaintenanceOptions {
   public static final ConfigOption<Long> REWRITE_MAX_FILE_GROUP_SIZE_BYTES =
       ConfigOptions.key(RewriteDataFilesConfig.PREFIX + "max-file-group-size-bytes")
           .longType()
-          .defaultValue(RewriteCollatedFiles.DEFAULT_SORTED_FILE_GROUP_SIZE_BYTES)
+          // A sorted group is held in memory.
+          .defaultValue(256L * 1024 * 1024)
           .withDescription(
               "The most data one subtask rewrites as one group. A sorted group is held in"
                   + " memory, so this bounds the memory of a rewrite; larger partitions are split"
@@ -119,22 +119,5 @@ public final class MaintenanceOptions {
           RATE_LIMIT_SECONDS,
           PARALLELISM);
 
-  /** The keys of {@link #OPTIONS} with their fallback keys. */
-  public static final Set<String> KEYS = keys();
-
   private MaintenanceOptions() {}
-
-  /** Whether {@code key} belongs to the maintenance stage: one of its keys, or under its prefix. */
-  public static boolean isMaintenanceOption(String key) {
-    return KEYS.contains(key) || key.startsWith(FlinkMaintenanceConfig.PREFIX);
-  }
-
-  private static Set<String> keys() {
-    Set<String> keys = new TreeSet<>();
-    for (ConfigOption<?> option : OPTIONS) {
-      keys.add(option.key());
-      option.fallbackKeys().forEach(fallback -> keys.add(fallback.getKey()));
-    }
-    return java.util.Collections.unmodifiableSet(keys);
-  }
 }
