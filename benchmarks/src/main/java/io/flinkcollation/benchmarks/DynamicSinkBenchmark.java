@@ -1,11 +1,11 @@
 package io.flinkcollation.benchmarks;
 
-import io.flinkcollation.write.MaintenanceOptions;
 import io.flinkcollation.metadata.UpdateCollations;
 import io.flinkcollation.sink.CollationIcebergSink;
 import io.flinkcollation.sink.dynamic.CollationDynamicRecord;
 import io.flinkcollation.sink.dynamic.CollationDynamicSink;
 import io.flinkcollation.sink.dynamic.CollationRecordGenerator;
+import io.flinkcollation.write.MaintenanceOptions;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

@@ -10,6 +10,7 @@ import io.flinkcollation.testing.CollationBoundsAssert;
 import io.flinkcollation.testing.MiniClusters;
 import io.flinkcollation.testing.catalog.CatalogMatrix;
 import io.flinkcollation.testing.catalog.TestCatalog;
+import io.flinkcollation.write.MaintenanceOptions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -210,7 +210,9 @@ public final class CollationDynamicSink {
       int maxBoundLength = CollationWriteConf.maxBoundLength(writeOptions);
       Map<String, String> icebergOptions = new LinkedHashMap<>(writeOptions);
       icebergOptions.remove(CollationSinkOptions.MAX_BOUND_LENGTH.key());
-      icebergOptions.keySet().removeIf(key -> OptionKeys.kindOf(key) == OptionKeys.Kind.MAINTENANCE);
+      icebergOptions
+          .keySet()
+          .removeIf(key -> OptionKeys.kindOf(key) == OptionKeys.Kind.MAINTENANCE);
       int parallelism = writeParallelism != null ? writeParallelism : input.getParallelism();
 
       // The generator runs at the input's parallelism, chained to it where Flink allows: any
