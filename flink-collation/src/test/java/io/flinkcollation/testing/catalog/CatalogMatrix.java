@@ -55,9 +55,13 @@ public final class CatalogMatrix implements BeforeAllCallback, AfterEachCallback
    */
   public static final String NAME = "lake";
 
+  /** The database every Hive Metastore has, which it refuses to drop. */
+  private static final Namespace HIVE_DEFAULT_DATABASE = Namespace.of("default");
+
   private Path directory;
   private RestCatalogServerExtension restServer;
   private PostgresServer postgres;
+  private HiveMetastoreServer hive;
   private final Map<TestCatalog, Catalog> catalogs = new EnumMap<>(TestCatalog.class);
   private final EnumSet<TestCatalog> used = EnumSet.noneOf(TestCatalog.class);
 
@@ -136,7 +140,9 @@ public final class CatalogMatrix implements BeforeAllCallback, AfterEachCallback
         }
         for (Namespace namespace : left) {
           catalog.listTables(namespace).forEach(table -> catalog.dropTable(table, true));
-          namespaces.dropNamespace(namespace);
+          if (!namespace.equals(HIVE_DEFAULT_DATABASE)) {
+            namespaces.dropNamespace(namespace);
+          }
         }
       }
     }
@@ -156,6 +162,10 @@ public final class CatalogMatrix implements BeforeAllCallback, AfterEachCallback
       if (postgres != null) {
         postgres.close();
         postgres = null;
+      }
+      if (hive != null) {
+        hive.close();
+        hive = null;
       }
     } finally {
       deleteRecursively(directory);
@@ -188,6 +198,11 @@ public final class CatalogMatrix implements BeforeAllCallback, AfterEachCallback
         options.put("jdbc.password", PostgresServer.PASSWORD);
         options.put("jdbc.schema-version", "V1");
         options.put(CatalogProperties.WAREHOUSE_LOCATION, location("postgres"));
+        break;
+      case HIVE:
+        options.put("catalog-type", "hive");
+        options.put(CatalogProperties.URI, hive().uri());
+        options.put(CatalogProperties.WAREHOUSE_LOCATION, location("hive"));
         break;
       default:
         throw new IllegalArgumentException("Unknown catalog " + kind);
@@ -223,6 +238,8 @@ public final class CatalogMatrix implements BeforeAllCallback, AfterEachCallback
             NAME, options, new Configuration(), options.get(CatalogProperties.CATALOG_IMPL));
       case REST:
         return CatalogLoader.rest(NAME, new Configuration(), options);
+      case HIVE:
+        return CatalogLoader.hive(NAME, new Configuration(), options);
       default:
         throw new IllegalArgumentException("Unknown catalog " + kind);
     }
@@ -263,6 +280,18 @@ public final class CatalogMatrix implements BeforeAllCallback, AfterEachCallback
       }
     }
     return postgres;
+  }
+
+  /** The Hive Metastore, started on first use. */
+  private HiveMetastoreServer hive() {
+    if (hive == null) {
+      try {
+        hive = HiveMetastoreServer.start();
+      } catch (Exception e) {
+        throw new IllegalStateException("Cannot start the Hive Metastore", e);
+      }
+    }
+    return hive;
   }
 
   private String location(String name) {
