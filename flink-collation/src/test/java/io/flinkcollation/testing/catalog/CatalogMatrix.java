@@ -35,7 +35,9 @@ import org.junit.jupiter.params.provider.Arguments;
  * One warehouse per {@link TestCatalog} for a test class: a Hadoop directory, a sqlite JDBC
  * catalog, Iceberg's REST catalog server on 127.0.0.1 (started before the class, stopped after),
  * and a JDBC catalog on a PostgreSQL server on 127.0.0.1 (a process of its own, started when a test
- * of the class first asks for it, stopped after the class). Gives each catalog's options the way a
+ * of the class first asks for it, stopped after the class), and Iceberg's Hive catalog on a Hive
+ * Metastore on 127.0.0.1 (the test JVM's, {@link HiveMetastoreServer#shared}, with this class's own
+ * warehouse). Gives each catalog's options the way a
  * user writes them, for Iceberg's {@link CatalogLoader} and for Flink SQL's {@code CREATE CATALOG}.
  *
  * <p>After each test, every table and namespace the test left in a catalog it used is dropped, so
@@ -163,10 +165,9 @@ public final class CatalogMatrix implements BeforeAllCallback, AfterEachCallback
         postgres.close();
         postgres = null;
       }
-      if (hive != null) {
-        hive.close();
-        hive = null;
-      }
+      // The Hive Metastore is the JVM's (HiveMetastoreServer.shared); this class's databases and
+      // tables are dropped after each test.
+      hive = null;
     } finally {
       deleteRecursively(directory);
     }
@@ -282,11 +283,11 @@ public final class CatalogMatrix implements BeforeAllCallback, AfterEachCallback
     return postgres;
   }
 
-  /** The Hive Metastore, started on first use. */
+  /** The Hive Metastore, the test JVM's, started on first use. */
   private HiveMetastoreServer hive() {
     if (hive == null) {
       try {
-        hive = HiveMetastoreServer.start();
+        hive = HiveMetastoreServer.shared();
       } catch (Exception e) {
         throw new IllegalStateException("Cannot start the Hive Metastore", e);
       }

@@ -42,7 +42,8 @@ import org.apache.thrift.transport.TTransportFactory;
  *
  * <p>It runs in the test JVM: Hive's client jars are on the tests' class path anyway (Iceberg's
  * {@code HiveCatalog} calls them), and Derby and DataNucleus meet nothing of Flink's. Hive keeps
- * the metastore's DataNucleus factory in a static field, so a JVM runs one server at a time.
+ * the metastore's DataNucleus factory in a static field, so a JVM runs one server at a time: the
+ * catalog tests share one per test JVM ({@link #shared}).
  */
 public final class HiveMetastoreServer implements AutoCloseable {
 
@@ -64,6 +65,34 @@ public final class HiveMetastoreServer implements AutoCloseable {
     this.server = server;
     this.serving = serving;
     this.port = port;
+  }
+
+  private static HiveMetastoreServer shared;
+
+  /**
+   * The test JVM's metastore, started on first use and stopped when the JVM exits. One for all
+   * test classes: Hive keeps the metastore's DataNucleus factory in a static field (so a JVM runs
+   * one metastore at a time anyway), and creating the metastore's tables takes tens of seconds on
+   * a loaded machine. Test classes give their catalogs their own warehouse and leave no database
+   * or table behind ({@link CatalogMatrix}).
+   */
+  public static synchronized HiveMetastoreServer shared() throws Exception {
+    if (shared == null) {
+      HiveMetastoreServer server = start();
+      Runtime.getRuntime()
+          .addShutdownHook(
+              new Thread(
+                  () -> {
+                    try {
+                      server.close();
+                    } catch (InterruptedException e) {
+                      Thread.currentThread().interrupt();
+                    }
+                  },
+                  "hive-metastore-shutdown"));
+      shared = server;
+    }
+    return shared;
   }
 
   /** Starts a metastore on a new Derby database; its default warehouse is in its directory. */
@@ -113,6 +142,7 @@ public final class HiveMetastoreServer implements AutoCloseable {
     return base;
   }
 
+  /** Stops the metastore and deletes its database; {@link #shared} stops at the JVM's exit. */
   @Override
   public synchronized void close() throws InterruptedException {
     server.stop();
