@@ -111,6 +111,9 @@ public final class HiveMetastoreServer implements AutoCloseable {
     conf.setBoolVar(ConfVars.METASTORE_SCHEMA_VERIFICATION, false);
     conf.setBoolean("datanucleus.schema.autoCreateAll", true);
     conf.setVar(ConfVars.METASTORE_EXPRESSION_PROXY_CLASS, NoPartitionExpressions.class.getName());
+    // A refused write fails at once: Hive's default retries it 10 times, 2 s apart, which only
+    // delays the error a test expects (a table parameter too long for its column).
+    conf.setIntVar(ConfVars.HMSHANDLERATTEMPTS, 1);
     // Hive's commit locks (what Iceberg's HiveTableOperations takes) live in its transaction
     // tables, which DataNucleus does not create.
     TxnDbUtil.setConfValues(conf);
