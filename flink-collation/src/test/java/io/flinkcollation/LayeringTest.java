@@ -8,17 +8,27 @@ import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
-import io.flinkcollation.maintenance.CompactionStage;
-import io.flinkcollation.maintenance.MaintenanceConfig;
-import io.flinkcollation.maintenance.MaintenanceOptions;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
  * The layering of docs/design.md#layering, checked on the compiled main classes: the spec layer
  * ({@code collation}, {@code metadata}, {@code stats}, {@code scan}, {@code commit}) depends on no
- * Flink class, so another engine can reuse it, and no two packages depend on each other in a cycle.
+ * Flink class, so another engine can reuse it; the writing layer ({@code write}) sits under both
+ * the sink and the maintenance, the sink plugs the maintenance stage in and never the reverse, and
+ * no two packages depend on each other in a cycle; every package has its row in the layering table.
  */
 class LayeringTest {
+
+  private static final Path DESIGN = Paths.get("..", "docs", "design.md");
 
   private static final JavaClasses MAIN =
       new ClassFileImporter()
@@ -55,6 +65,7 @@ class LayeringTest {
         .should()
         .dependOnClassesThat()
         .resideInAnyPackage(
+            "io.flinkcollation.write..",
             "io.flinkcollation.sink..",
             "io.flinkcollation.sql..",
             "io.flinkcollation.maintenance..")
@@ -62,18 +73,33 @@ class LayeringTest {
   }
 
   @Test
-  void theWritingSideDoesNotDependOnTheOperators() {
+  void theWritingLayerDoesNotDependOnItsUsers() {
     noClasses()
         .that()
-        .resideInAPackage("io.flinkcollation.sink.writer..")
+        .resideInAPackage("io.flinkcollation.write..")
         .should()
         .dependOnClassesThat()
         .resideInAnyPackage(
-            "io.flinkcollation.sink",
-            "io.flinkcollation.sink.range..",
+            "io.flinkcollation.sink..",
             "io.flinkcollation.sql..",
             "io.flinkcollation.maintenance..")
-        .because("the operators, the SQL layer and the rewrite drive the writers, not the reverse")
+        .because(
+            "the sink's operators, the SQL layer and the rewrite drive the writers, not the reverse"
+                + " (docs/design.md#layering)")
+        .check(MAIN);
+  }
+
+  @Test
+  void theMaintenanceDoesNotDependOnTheSink() {
+    noClasses()
+        .that()
+        .resideInAPackage("io.flinkcollation.maintenance..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage("io.flinkcollation.sink..", "io.flinkcollation.sql..")
+        .because(
+            "the sink plugs the maintenance stage in; both write through io.flinkcollation.write"
+                + " (docs/design.md#layering)")
         .check(MAIN);
   }
 
@@ -100,9 +126,7 @@ class LayeringTest {
   void writeOptionsAreReadInOneHome() {
     noClasses()
         .that()
-        .doNotHaveFullyQualifiedName("io.flinkcollation.sink.CollationWriteConf")
-        .and()
-        .resideOutsideOfPackage("io.flinkcollation.sink.writer..")
+        .resideOutsideOfPackage("io.flinkcollation.write..")
         .should()
         .dependOnClassesThat()
         .haveFullyQualifiedName("org.apache.iceberg.flink.FlinkWriteConf")
@@ -112,18 +136,36 @@ class LayeringTest {
 
   @Test
   void packagesAreFreeOfCycles() {
-    // One known exception: the sink's builder wires its post-commit maintenance stage and reads its
-    // options (docs/design.md#where-to-change-what), while the stage writes with the sink's writers
-    // and serializers. Only these three classes may be reached from the sink.
-    slices()
-        .matching("io.flinkcollation.(*)..")
-        .should()
-        .beFreeOfCycles()
-        .ignoreDependency(
-            JavaClass.Predicates.resideInAPackage("io.flinkcollation.sink.."),
-            JavaClass.Predicates.belongToAnyOf(
-                CompactionStage.class, MaintenanceConfig.class, MaintenanceOptions.class))
-        .check(MAIN);
+    slices().matching("io.flinkcollation.(*)..").should().beFreeOfCycles().check(MAIN);
+  }
+
+  @Test
+  void everyPackageHasItsRowInTheLayeringTable() throws IOException {
+    Set<String> packages = new TreeSet<>();
+    MAIN.stream()
+        .map(JavaClass::getPackageName)
+        .filter(name -> name.startsWith("io.flinkcollation."))
+        .forEach(name -> packages.add(name.substring("io.flinkcollation.".length())));
+    assertThat(layeringTable()).as("the packages of docs/design.md#layering").isEqualTo(packages);
+  }
+
+  /** The first column of the table under "## Layering" in docs/design.md. */
+  private static Set<String> layeringTable() throws IOException {
+    List<String> lines = Files.readAllLines(DESIGN);
+    int start = lines.indexOf("## Layering");
+    assertThat(start).as("## Layering in %s", DESIGN).isNotNegative();
+    Pattern row = Pattern.compile("^\\| `([a-z.]+)` \\|");
+    Set<String> rows = new TreeSet<>();
+    for (String line : lines.subList(start + 1, lines.size())) {
+      if (line.startsWith("## ")) {
+        break;
+      }
+      Matcher matcher = row.matcher(line);
+      if (matcher.find()) {
+        rows.add(matcher.group(1));
+      }
+    }
+    return rows;
   }
 
   @Test
@@ -131,7 +173,7 @@ class LayeringTest {
     // A rule over no classes passes whatever the code does: make sure they were all imported.
     assertThat(MAIN.containPackage("io.flinkcollation.stats")).isTrue();
     assertThat(MAIN.containPackage("io.flinkcollation.sql")).isTrue();
-    assertThat(MAIN.containPackage("io.flinkcollation.sink.writer")).isTrue();
+    assertThat(MAIN.containPackage("io.flinkcollation.write")).isTrue();
     assertThat(MAIN.containPackage("io.flinkcollation.commit")).isTrue();
     assertThat(MAIN.size()).isGreaterThan(40);
   }

@@ -3,8 +3,9 @@ package io.flinkcollation.benchmarks;
 import io.flinkcollation.examples.ExampleArgs;
 import io.flinkcollation.scan.CollationPredicate;
 import io.flinkcollation.scan.CollationScan;
-import io.flinkcollation.sql.source.SourceSplitPlanning;
+import io.flinkcollation.sql.source.BatchSplitPlanner;
 import java.nio.file.Files;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -18,6 +19,9 @@ import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.flink.CatalogLoader;
 import org.apache.iceberg.flink.TableLoader;
+import org.apache.iceberg.flink.source.FlinkSplitPlanner;
+import org.apache.iceberg.flink.source.ScanContext;
+import org.apache.iceberg.flink.source.split.IcebergSourceSplit;
 import org.apache.iceberg.hadoop.HadoopCatalog;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.util.ThreadPools;
@@ -29,7 +33,7 @@ import org.apache.iceberg.util.ThreadPools;
  * filter {@code a = value} (the baseline), {@link CollationScan#planFiles} with the value in
  * another case under {@code icu.en_US-ci-ai}, Iceberg's Flink split planning with the same filter,
  * and the SQL source's split planning of a batch read with the collation pruning ({@link
- * SourceSplitPlanning}).
+ * BatchSplitPlanner#planBatchRead}).
  */
 public final class PlanningAtScale {
   static final String USAGE =
@@ -122,15 +126,25 @@ public final class PlanningAtScale {
                         .scannedFiles())
             .add(
                 "Iceberg Flink split planning, a = v",
-                () -> SourceSplitPlanning.planIceberg(table, Expressions.equal("a", stem[0]), pool))
+                () ->
+                    files(
+                        FlinkSplitPlanner.planIcebergSourceSplits(
+                            table,
+                            ScanContext.builder()
+                                .includeColumnStats(true)
+                                .filters(List.of(Expressions.equal("a", stem[0])))
+                                .build(),
+                            pool)))
             .add(
                 "SQL source split planning, COLLATE_EQUALS",
                 () ->
-                    SourceSplitPlanning.plan(
-                        loader,
-                        table,
-                        CollationPredicate.equal("a", stem[0].toLowerCase(Locale.ROOT))
-                            .under(COLLATION_A)));
+                    files(
+                        BatchSplitPlanner.planBatchRead(
+                                loader,
+                                table,
+                                CollationPredicate.equal("a", stem[0].toLowerCase(Locale.ROOT))
+                                    .under(COLLATION_A))
+                            .orElseThrow()));
     System.out.printf(
         Locale.ROOT,
         "%,d rounds (after %d warm-up rounds), planners in rotating order; load before: %s%n",
@@ -157,5 +171,10 @@ public final class PlanningAtScale {
       }
     }
     return count;
+  }
+
+  /** The data files the splits read. */
+  private static int files(List<IcebergSourceSplit> splits) {
+    return splits.stream().mapToInt(split -> split.task().files().size()).sum();
   }
 }

@@ -1,11 +1,11 @@
 package io.flinkcollation.benchmarks;
 
+import io.flinkcollation.examples.CoverageSvg;
 import io.flinkcollation.examples.ExampleArgs;
 import io.flinkcollation.metadata.UpdateCollations;
 import io.flinkcollation.scan.CollationCoverage;
 import io.flinkcollation.scan.CollationPredicate;
 import io.flinkcollation.scan.CollationScan;
-import io.flinkcollation.scan.CoverageSvg;
 import io.flinkcollation.scan.PrunedFiles;
 import io.flinkcollation.sink.CollationIcebergSink;
 import java.nio.file.Files;

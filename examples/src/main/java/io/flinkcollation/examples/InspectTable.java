@@ -9,7 +9,6 @@ import io.flinkcollation.metadata.CollationMetric;
 import io.flinkcollation.scan.CollatedColumn;
 import io.flinkcollation.scan.CollationCoverage;
 import io.flinkcollation.scan.CollationFileReport;
-import io.flinkcollation.scan.CoverageSvg;
 import io.flinkcollation.stats.CollationBounds;
 import java.io.IOException;
 import java.io.PrintStream;

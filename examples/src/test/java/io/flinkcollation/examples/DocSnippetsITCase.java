@@ -64,6 +64,7 @@ class DocSnippetsITCase {
           "io.flinkcollation.scan.*",
           "io.flinkcollation.sink.*",
           "io.flinkcollation.maintenance.*",
+          "io.flinkcollation.examples.CoverageSvg",
           "java.util.*",
           "org.apache.iceberg.DistributionMode",
           "org.apache.iceberg.Table",

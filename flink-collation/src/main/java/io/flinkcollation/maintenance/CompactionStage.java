@@ -1,7 +1,14 @@
 package io.flinkcollation.maintenance;
 
-import io.flinkcollation.sink.CollationWriteConf;
-import io.flinkcollation.sink.SerializerTypeInfo;
+import io.flinkcollation.maintenance.operator.CompactionPlanner;
+import io.flinkcollation.maintenance.operator.GroupRewriteFunction;
+import io.flinkcollation.maintenance.operator.GroupRewritten;
+import io.flinkcollation.maintenance.operator.MaintenanceTrigger;
+import io.flinkcollation.maintenance.operator.RewriteCommitter;
+import io.flinkcollation.maintenance.operator.RewriteTask;
+import io.flinkcollation.maintenance.operator.RewriteTaskSerializer;
+import io.flinkcollation.write.CollationWriteConf;
+import io.flinkcollation.write.SerializerTypeInfo;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;

@@ -1,10 +1,14 @@
 package io.flinkcollation.maintenance;
 
+import io.flinkcollation.maintenance.operator.CollatedRowOrder;
+import io.flinkcollation.maintenance.operator.GroupRewriter;
+import io.flinkcollation.maintenance.operator.LeveledCompaction;
+import io.flinkcollation.maintenance.operator.RewriteCommit;
 import io.flinkcollation.metadata.CollationMetric;
 import io.flinkcollation.metadata.TableCollations;
-import io.flinkcollation.sink.CollationSinkOptions;
-import io.flinkcollation.sink.CollationWriteConf;
-import io.flinkcollation.sink.writer.CollationTaskWriterFactory;
+import io.flinkcollation.write.CollationSinkOptions;
+import io.flinkcollation.write.CollationTaskWriterFactory;
+import io.flinkcollation.write.CollationWriteConf;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -12,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.function.Predicate;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.table.types.logical.RowType;
@@ -116,17 +121,23 @@ public final class RewriteCollatedFiles {
     return this;
   }
 
-  /** Skips the data files that {@code skipped} takes (files another rewrite has in flight). */
-  RewriteCollatedFiles skip(Predicate<DataFile> skipped) {
+  /**
+   * Skips the data files that {@code skipped} takes (files another rewrite has in flight). For the
+   * in-job stage's planner, not an option of the batch rewrite.
+   */
+  @Internal
+  public RewriteCollatedFiles skip(Predicate<DataFile> skipped) {
     this.skipped = this.skipped.or(skipped);
     return this;
   }
 
   /**
    * Plans with the in-job stage's leveled policy ({@link LeveledCompaction}) instead of bin-packing
-   * every small file of a partition.
+   * every small file of a partition. For the in-job stage's planner, not an option of the batch
+   * rewrite.
    */
-  RewriteCollatedFiles leveled() {
+  @Internal
+  public RewriteCollatedFiles leveled() {
     this.leveled = true;
     return this;
   }

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.function.Predicate;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileScanTask;
@@ -34,7 +35,9 @@ public final class RewritePlan {
     private final StructLike partition;
     private final List<FileScanTask> tasks;
 
-    Group(int specId, StructLike partition, List<FileScanTask> tasks) {
+    /** A group as a restored in-job task carries it; the rewrite's planning builds the others. */
+    @Internal
+    public Group(int specId, StructLike partition, List<FileScanTask> tasks) {
       this.specId = specId;
       this.partition = partition;
       this.tasks = Collections.unmodifiableList(new ArrayList<>(tasks));
@@ -107,9 +110,11 @@ public final class RewritePlan {
 
   /**
    * Plans the rewrite of {@code snapshot}'s data files that match {@code filter} and that {@code
-   * selection} takes: {@code grouping} makes the groups of each partition's files.
+   * selection} takes: {@code grouping} makes the groups of each partition's files (the in-job
+   * stage's leveled policy).
    */
-  static RewritePlan plan(
+  @Internal
+  public static RewritePlan plan(
       Table table,
       Snapshot snapshot,
       Expression filter,
@@ -159,7 +164,8 @@ public final class RewritePlan {
   }
 
   /** That snapshot's sequence number, the data sequence number of the rewritten files. */
-  long sequenceNumber() {
+  @Internal
+  public long sequenceNumber() {
     return sequenceNumber;
   }
 

@@ -1,69 +1,26 @@
 package io.flinkcollation.maintenance;
 
-import io.flinkcollation.sink.StatelessSerializer;
-import java.io.IOException;
+import io.flinkcollation.maintenance.operator.TriggerState;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
-import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
-import org.apache.flink.core.memory.DataInputView;
-import org.apache.flink.core.memory.DataOutputView;
 
 /**
- * Serializer of {@link TriggerState}, the maintenance trigger's operator state. Format version 1:
- * the fields in declaration order.
+ * The name savepoints taken before the in-job stage moved to {@code maintenance.operator} give the
+ * serializer snapshot of the maintenance trigger's state. Flink restores a serializer snapshot by
+ * its class name, so this one stays resolvable and restores the current {@link
+ * io.flinkcollation.maintenance.operator.TriggerStateSerializer}, whose format is unchanged; new
+ * savepoints name that class's snapshot (docs/design.md#state).
  */
 @Internal
-public final class TriggerStateSerializer extends StatelessSerializer<TriggerState> {
-  private static final long serialVersionUID = 1L;
+@Deprecated
+public final class TriggerStateSerializer {
+  private TriggerStateSerializer() {}
 
-  static final int FORMAT_VERSION = 1;
-
-  public static final TriggerStateSerializer INSTANCE = new TriggerStateSerializer();
-
-  @Override
-  protected int formatVersion() {
-    return FORMAT_VERSION;
-  }
-
-  @Override
-  protected String what() {
-    return "the maintenance trigger's state";
-  }
-
-  @Override
-  protected void write(TriggerState record, DataOutputView target) throws IOException {
-    target.writeLong(record.lastSnapshotId());
-    target.writeInt(record.commits());
-    target.writeLong(record.dataFiles());
-    target.writeLong(record.dataBytes());
-    target.writeLong(record.lastRewriteMillis());
-    target.writeInt(record.expireCommits());
-    target.writeLong(record.lastExpireMillis());
-    target.writeLong(record.lastOrphanMillis());
-  }
-
-  @Override
-  protected TriggerState read(int version, DataInputView source) throws IOException {
-    return new TriggerState(
-        source.readLong(),
-        source.readInt(),
-        source.readLong(),
-        source.readLong(),
-        source.readLong(),
-        source.readInt(),
-        source.readLong(),
-        source.readLong());
-  }
-
-  @Override
-  public TypeSerializerSnapshot<TriggerState> snapshotConfiguration() {
-    return new Snapshot();
-  }
-
-  /** The serializer's configuration snapshot; it has no parameters. */
+  /** The snapshot class of older savepoints. */
+  @Deprecated
   public static final class Snapshot extends SimpleTypeSerializerSnapshot<TriggerState> {
     public Snapshot() {
-      super(() -> INSTANCE);
+      super(() -> io.flinkcollation.maintenance.operator.TriggerStateSerializer.INSTANCE);
     }
   }
 }

@@ -25,7 +25,7 @@ import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
 /**
  * How the live data files of a table cover one collated column's order: per file, the ranks of its
  * lower and upper collation bounds among all bounds of the column, for a picture with one bar per
- * file ({@link CoverageSvg}) or its data as JSON (docs/inspecting.md).
+ * file (the examples' {@code CoverageSvg}) or its data as JSON (docs/inspecting.md).
  *
  * <pre>{@code
  * CollationCoverage coverage = CollationCoverage.of(table, "name").probe("emile").build();

@@ -1,6 +1,8 @@
 package io.flinkcollation.sink;
 
 import io.flinkcollation.commit.KnownBoundsCommit;
+import io.flinkcollation.write.CheckpointCommits;
+import io.flinkcollation.write.WrittenFiles;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,8 +1,9 @@
 package io.flinkcollation.sink;
 
 import io.flinkcollation.sink.range.SlicedTaskWriter;
-import io.flinkcollation.sink.writer.CollationTaskWriterFactory;
-import io.flinkcollation.sink.writer.EqualityFields;
+import io.flinkcollation.write.CollationTaskWriterFactory;
+import io.flinkcollation.write.EqualityFields;
+import io.flinkcollation.write.WrittenFiles;
 import java.io.IOException;
 import java.util.HashMap;
 import java.util.List;

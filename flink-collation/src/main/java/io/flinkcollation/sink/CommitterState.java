@@ -1,5 +1,6 @@
 package io.flinkcollation.sink;
 
+import io.flinkcollation.write.WrittenFiles;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;

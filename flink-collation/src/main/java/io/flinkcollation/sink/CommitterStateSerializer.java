@@ -1,5 +1,8 @@
 package io.flinkcollation.sink;
 
+import io.flinkcollation.write.StatelessSerializer;
+import io.flinkcollation.write.WrittenFiles;
+import io.flinkcollation.write.WrittenFilesSerializer;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;

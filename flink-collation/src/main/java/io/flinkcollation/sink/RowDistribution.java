@@ -1,7 +1,7 @@
 package io.flinkcollation.sink;
 
 import io.flinkcollation.collation.Quoted;
-import io.flinkcollation.sink.writer.EqualityFields;
+import io.flinkcollation.write.EqualityFields;
 import java.util.List;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.table.data.RowData;

@@ -3,10 +3,10 @@ package io.flinkcollation.sql;
 import io.flinkcollation.maintenance.MaintenanceOptions;
 import io.flinkcollation.metadata.TableCollations;
 import io.flinkcollation.metadata.UpdateCollations;
-import io.flinkcollation.sink.CollationSinkOptions;
-import io.flinkcollation.sink.CollationWriteConf;
 import io.flinkcollation.sql.inspect.CollationBoundsSource;
 import io.flinkcollation.sql.source.CollationTableSource;
+import io.flinkcollation.write.CollationSinkOptions;
+import io.flinkcollation.write.CollationWriteConf;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -43,6 +43,7 @@ import org.apache.iceberg.flink.FlinkDynamicTableFactory;
 import org.apache.iceberg.flink.FlinkWriteOptions;
 import org.apache.iceberg.flink.IcebergTableSink;
 import org.apache.iceberg.flink.TableLoader;
+import org.apache.iceberg.relocated.com.google.common.collect.Maps;
 import org.apache.iceberg.types.Types;
 
 /**
@@ -293,7 +294,8 @@ public class CollationTableFactory implements DynamicTableSinkFactory, DynamicTa
       conf =
           CollationWriteConf.of(
               table,
-              writeOptions,
+              // The maintenance options configure the sink's maintenance stage, not its writers.
+              Maps.filterKeys(writeOptions, key -> !MaintenanceOptions.isMaintenanceOption(key)),
               session,
               CollationWriteConf.Writer.SINK,
               source,

@@ -32,8 +32,8 @@ import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
  *
  * <p>Engine-neutral: a value is its stored UTF-8 bytes, {@code (bytes, offset, length)}, exactly as
  * the file holds them; an engine adapter hands them over without copying when it can (for Flink:
- * {@code io.flinkcollation.sink.writer.StoredStrings}). Bounds are decoded from those bytes, never
- * taken from a string an engine keeps beside them.
+ * {@code io.flinkcollation.write.StoredStrings}). Bounds are decoded from those bytes, never taken
+ * from a string an engine keeps beside them.
  *
  * <p>Cost (docs/tracker.md). With the collation's {@link PrimaryRanks}, most values are decided
  * without the collator: the range of the first primary weight of values that start with its first

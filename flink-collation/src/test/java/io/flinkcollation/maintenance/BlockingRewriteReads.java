@@ -17,24 +17,24 @@ public class BlockingRewriteReads extends HadoopFileIO {
   private static volatile CountDownLatch reached = new CountDownLatch(1);
 
   /** Holds every rewrite read from now on; {@link #reached} opens at the first held read. */
-  static void block() {
+  public static void block() {
     reached = new CountDownLatch(1);
     failing = false;
     blocking = true;
   }
 
   /** Fails every held and later rewrite read: the rewrite is dropped, nothing committed. */
-  static void fail() {
+  public static void fail() {
     failing = true;
   }
 
   /** Lets every held and later read through. */
-  static void release() {
+  public static void release() {
     blocking = false;
     failing = false;
   }
 
-  static CountDownLatch reached() {
+  public static CountDownLatch reached() {
     return reached;
   }
 

@@ -3,8 +3,8 @@ package io.flinkcollation.maintenance;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.flinkcollation.sink.CollatedRows;
-import io.flinkcollation.sink.writer.CollationTaskWriterFactory;
 import io.flinkcollation.testing.CollationBoundsAssert;
+import io.flinkcollation.write.CollationTaskWriterFactory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
@@ -20,12 +20,12 @@ import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.TaskWriter;
 
 /** Appends written by the sink's own writers, and the table's rows for before/after checks. */
-final class CollatedTableFiles {
+public final class CollatedTableFiles {
 
   private CollatedTableFiles() {}
 
   /** Writes {@code rows} with the sink's writers (one file per partition) and appends them. */
-  static List<DataFile> append(Table table, List<RowData> rows) {
+  public static List<DataFile> append(Table table, List<RowData> rows) {
     table.refresh();
     CollationTaskWriterFactory writers =
         new CollationTaskWriterFactory(
@@ -47,7 +47,7 @@ final class CollatedTableFiles {
   }
 
   /** Every row of the table's current snapshot by id; fails on a duplicate id. */
-  static Map<Long, Record> rowsById(Table table) {
+  public static Map<Long, Record> rowsById(Table table) {
     table.refresh();
     Map<Long, Record> rows = new TreeMap<>();
     try (CloseableIterable<Record> records = IcebergGenerics.read(table).build()) {

@@ -36,10 +36,10 @@ import org.apache.iceberg.types.Types;
  * Real Iceberg tables in a local Hadoop warehouse, with data files written by Iceberg's generic
  * Parquet writer and collation bounds attached as a collation-aware writer attaches them.
  */
-final class CollationTestTables {
+public final class CollationTestTables {
 
   /** {@code id long, name string, tags list<string>}. */
-  static final Schema SCHEMA =
+  public static final Schema SCHEMA =
       new Schema(
           Types.NestedField.required(1, "id", Types.LongType.get()),
           Types.NestedField.optional(2, "name", Types.StringType.get()),
@@ -52,11 +52,11 @@ final class CollationTestTables {
 
   private CollationTestTables() {}
 
-  static HadoopCatalog catalog(Path warehouse) {
+  public static HadoopCatalog catalog(Path warehouse) {
     return new HadoopCatalog(new Configuration(), warehouse.toUri().toString());
   }
 
-  static Table create(Path warehouse, String name, PartitionSpec spec, int formatVersion) {
+  public static Table create(Path warehouse, String name, PartitionSpec spec, int formatVersion) {
     return catalog(warehouse)
         .createTable(
             TableIdentifier.of("db", name),
@@ -65,12 +65,12 @@ final class CollationTestTables {
             Map.of(TableProperties.FORMAT_VERSION, String.valueOf(formatVersion)));
   }
 
-  static Table create(Path warehouse, String name) {
+  public static Table create(Path warehouse, String name) {
     return create(warehouse, name, PartitionSpec.unpartitioned(), 2);
   }
 
   /** A row {@code (id, name, tags)}; {@code tags} may be null. */
-  static Record row(long id, String name, List<String> tags) {
+  public static Record row(long id, String name, List<String> tags) {
     Record record = GenericRecord.create(SCHEMA);
     record.setField("id", id);
     record.setField("name", name);
@@ -78,7 +78,7 @@ final class CollationTestTables {
     return record;
   }
 
-  static List<Record> rows(String... names) {
+  public static List<Record> rows(String... names) {
     List<Record> rows = new ArrayList<>();
     for (int i = 0; i < names.length; i++) {
       rows.add(row(i, names[i], null));
@@ -90,7 +90,7 @@ final class CollationTestTables {
    * The exact bounds of {@code values} under {@code order}, ties kept by the byte-order smaller
    * value (docs/spec-notes.md#ties); null when there is no non-null value.
    */
-  static CollationBounds boundsOf(
+  public static CollationBounds boundsOf(
       int metricId, Comparator<String> order, Collection<String> values) {
     String min = null;
     String max = null;
@@ -116,19 +116,20 @@ final class CollationTestTables {
   }
 
   /** The bounds of the {@code name} values of {@code rows} under the named collation. */
-  static CollationBounds nameBounds(int metricId, String collation, List<Record> rows) {
+  public static CollationBounds nameBounds(int metricId, String collation, List<Record> rows) {
     List<String> names = new ArrayList<>();
     rows.forEach(r -> names.add((String) r.getField("name")));
     return boundsOf(metricId, Collations.resolve(collation).newComparator(), names);
   }
 
   /** Writes {@code rows} to a new Parquet file, attaches {@code bounds} and commits it. */
-  static DataFile append(Table table, List<Record> rows, Collection<CollationBounds> bounds) {
+  public static DataFile append(
+      Table table, List<Record> rows, Collection<CollationBounds> bounds) {
     return append(table, rows, bounds, null);
   }
 
   /** As {@link #append(Table, List, Collection)}, into the partition {@code partitionPath}. */
-  static DataFile append(
+  public static DataFile append(
       Table table, List<Record> rows, Collection<CollationBounds> bounds, String partitionPath) {
     DataFile file = write(table, rows, bounds, partitionPath);
     table.newAppend().appendFile(file).commit();
@@ -136,7 +137,7 @@ final class CollationTestTables {
   }
 
   /** Writes {@code rows} to a new Parquet file and builds its data file with {@code bounds}. */
-  static DataFile write(
+  public static DataFile write(
       Table table, List<Record> rows, Collection<CollationBounds> bounds, String partitionPath) {
     String fileName = UUID.randomUUID() + ".parquet";
     OutputFile out =
@@ -170,7 +171,7 @@ final class CollationTestTables {
   }
 
   /** Reads a data file back with Iceberg's generic Parquet reader. */
-  static List<Record> read(Table table, DataFile file) {
+  public static List<Record> read(Table table, DataFile file) {
     Schema schema = table.schema();
     List<Record> records = new ArrayList<>();
     try (CloseableIterable<Record> reader =

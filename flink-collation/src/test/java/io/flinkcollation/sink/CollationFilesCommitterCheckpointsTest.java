@@ -2,6 +2,9 @@ package io.flinkcollation.sink;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.flinkcollation.write.CheckpointCommits;
+import io.flinkcollation.write.WrittenFiles;
+import io.flinkcollation.write.WrittenFilesSerializer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.flinkcollation.testing.CollationBoundsAssert;
 import io.flinkcollation.testing.MiniClusters;
+import io.flinkcollation.write.CheckpointCommits;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

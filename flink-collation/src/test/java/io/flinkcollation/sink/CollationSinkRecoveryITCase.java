@@ -8,6 +8,7 @@ import io.flinkcollation.testing.CollationBoundsAssert;
 import io.flinkcollation.testing.MiniClusters;
 import io.flinkcollation.testing.catalog.CatalogMatrix;
 import io.flinkcollation.testing.catalog.TestCatalog;
+import io.flinkcollation.write.CheckpointCommits;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashSet;

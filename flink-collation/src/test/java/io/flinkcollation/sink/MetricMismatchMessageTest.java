@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.flinkcollation.collation.Collations;
 import io.flinkcollation.metadata.TableCollations;
-import io.flinkcollation.sink.writer.CollationTaskWriterFactory;
+import io.flinkcollation.write.CollationTaskWriterFactory;
 import java.nio.file.Path;
 import java.util.Map;
 import org.apache.flink.testutils.logging.LoggerAuditingExtension;

@@ -9,6 +9,8 @@ import static io.flinkcollation.testing.SerializerFixtures.writing;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.flinkcollation.stats.CollationStats;
+import io.flinkcollation.write.WrittenFiles;
+import io.flinkcollation.write.WrittenFilesSerializer;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.List;
@@ -153,8 +155,18 @@ class SerializerFixturesTest {
 
   @Test
   void serializerSnapshotsInSavepointsRestoreTheSerializers() throws IOException {
-    assertSnapshotFixture("written-files-serializer-snapshot", WrittenFilesSerializer.INSTANCE);
     assertSnapshotFixture("committer-state-serializer-snapshot", CommitterStateSerializer.INSTANCE);
+  }
+
+  /**
+   * The records' serializer is not in savepoints (only state serializers are,
+   * docs/design.md#state), so it could move to {@code io.flinkcollation.write}; its snapshot under
+   * the new name is pinned.
+   */
+  @Test
+  void theRecordsSerializerSnapshotRestoresTheSerializer() throws IOException {
+    assertSnapshotFixture(
+        "write-written-files-serializer-snapshot", WrittenFilesSerializer.INSTANCE);
   }
 
   private static <T> void assertSnapshotFixture(String name, TypeSerializer<T> serializer)

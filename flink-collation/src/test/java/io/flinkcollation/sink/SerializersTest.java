@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.flinkcollation.stats.CollationStats;
+import io.flinkcollation.write.WrittenFiles;
+import io.flinkcollation.write.WrittenFilesSerializer;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.List;

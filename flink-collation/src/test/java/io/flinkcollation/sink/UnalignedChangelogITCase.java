@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.flinkcollation.metadata.UpdateCollations;
 import io.flinkcollation.testing.CollationBoundsAssert;
 import io.flinkcollation.testing.MiniClusters;
+import io.flinkcollation.write.CheckpointCommits;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1098,7 +1098,7 @@ class CollationBoundsTrackerEquivalenceTest {
   /**
    * Adds the value's UTF-8 bytes as an engine may hold them: alone in an array, or at an offset
    * inside a larger one surrounded by bytes that are not UTF-8 (they must not be read). How Flink's
-   * memory layouts become such bytes is {@code io.flinkcollation.sink.writer.StoredStringsTest}'s
+   * memory layouts become such bytes is {@code io.flinkcollation.write.StoredStringsTest}'s
    * business.
    */
   static void add(CollationBoundsTracker tracker, String value, Random random) {

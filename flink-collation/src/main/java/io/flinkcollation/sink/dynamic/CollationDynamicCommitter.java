@@ -1,7 +1,7 @@
 package io.flinkcollation.sink.dynamic;
 
-import io.flinkcollation.sink.CheckpointCommits;
-import io.flinkcollation.sink.WrittenFiles;
+import io.flinkcollation.write.CheckpointCommits;
+import io.flinkcollation.write.WrittenFiles;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.IdentityHashMap;

@@ -1,10 +1,10 @@
 package io.flinkcollation.sink.dynamic;
 
 import io.flinkcollation.maintenance.MaintenanceOptions;
-import io.flinkcollation.sink.CheckpointCommits;
-import io.flinkcollation.sink.CollationSinkOptions;
-import io.flinkcollation.sink.CollationWriteConf;
-import io.flinkcollation.sink.SerializerTypeInfo;
+import io.flinkcollation.write.CheckpointCommits;
+import io.flinkcollation.write.CollationSinkOptions;
+import io.flinkcollation.write.CollationWriteConf;
+import io.flinkcollation.write.SerializerTypeInfo;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;

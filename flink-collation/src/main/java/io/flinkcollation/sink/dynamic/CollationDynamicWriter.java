@@ -1,6 +1,6 @@
 package io.flinkcollation.sink.dynamic;
 
-import io.flinkcollation.sink.WrittenFiles;
+import io.flinkcollation.write.WrittenFiles;
 import java.io.IOException;
 import java.util.HashMap;
 import java.util.Iterator;

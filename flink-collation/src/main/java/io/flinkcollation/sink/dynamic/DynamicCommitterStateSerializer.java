@@ -1,6 +1,6 @@
 package io.flinkcollation.sink.dynamic;
 
-import io.flinkcollation.sink.StatelessSerializer;
+import io.flinkcollation.write.StatelessSerializer;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.flinkcollation.sink.dynamic;
 
-import io.flinkcollation.sink.WrittenFiles;
+import io.flinkcollation.write.WrittenFiles;
 import java.util.Objects;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.util.Preconditions;

@@ -1,8 +1,8 @@
 package io.flinkcollation.sink.dynamic;
 
-import io.flinkcollation.sink.StatelessSerializer;
-import io.flinkcollation.sink.WrittenFiles;
-import io.flinkcollation.sink.WrittenFilesSerializer;
+import io.flinkcollation.write.StatelessSerializer;
+import io.flinkcollation.write.WrittenFiles;
+import io.flinkcollation.write.WrittenFilesSerializer;
 import java.io.IOException;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;

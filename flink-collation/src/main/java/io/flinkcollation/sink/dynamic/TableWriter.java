@@ -1,9 +1,9 @@
 package io.flinkcollation.sink.dynamic;
 
 import io.flinkcollation.metadata.TableCollations;
-import io.flinkcollation.sink.WrittenFiles;
-import io.flinkcollation.sink.writer.CollationTaskWriterFactory;
-import io.flinkcollation.sink.writer.EqualityFields;
+import io.flinkcollation.write.CollationTaskWriterFactory;
+import io.flinkcollation.write.EqualityFields;
+import io.flinkcollation.write.WrittenFiles;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;

@@ -6,9 +6,9 @@
  * function declares, schema evolution, the per-subtask cache of table writers, and the committer
  * that commits per table and checkpoint, exactly once.
  *
- * <p>It writes files only through {@code io.flinkcollation.sink.writer} (the same writers and
- * bounds trackers as the single-table sink) and commits only through {@link
- * io.flinkcollation.sink.CheckpointCommits}; it must not write bounds of its own, change how
+ * <p>It writes files only through {@code io.flinkcollation.write} (the same writers and bounds
+ * trackers as the single-table sink) and commits only through {@link
+ * io.flinkcollation.write.CheckpointCommits}; it must not write bounds of its own, change how
  * Iceberg writes data or byte-order stats, or reach into Iceberg's package-private dynamic sink.
  */
 package io.flinkcollation.sink.dynamic;

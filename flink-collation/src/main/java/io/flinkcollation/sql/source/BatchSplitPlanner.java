@@ -1,5 +1,6 @@
 package io.flinkcollation.sql.source;
 
+import io.flinkcollation.scan.CollationPredicate;
 import io.flinkcollation.scan.CollationScan;
 import java.io.IOException;
 import java.io.Serializable;
@@ -9,6 +10,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.iceberg.CombinedScanTask;
 import org.apache.iceberg.FileScanTask;
@@ -33,8 +36,11 @@ import org.slf4j.LoggerFactory;
  * <p>Only for reads of the table's current snapshot: {@link #plans} says which reads qualify. A
  * snapshot with delete files is not planned ({@link #plan} is empty): the source then plans with
  * Iceberg as before.
+ *
+ * <p>Public only for {@link #planBatchRead}, the planner's entry for the benchmarks.
  */
-final class BatchSplitPlanner implements Serializable {
+@Internal
+public final class BatchSplitPlanner implements Serializable {
   private static final long serialVersionUID = 1L;
   private static final Logger LOG = LoggerFactory.getLogger(BatchSplitPlanner.class);
 
@@ -107,6 +113,25 @@ final class BatchSplitPlanner implements Serializable {
         read.splitSize(),
         read.splitLookback(),
         read.splitFileOpenCost());
+  }
+
+  /**
+   * The splits the SQL source plans for a batch read of {@code table}'s current snapshot, with the
+   * source's default options and one recognised collation filter ({@code predicate}, which names
+   * its collation as a recognised filter does); empty when the snapshot has delete files. The entry
+   * of the benchmarks' {@code PlanningAtScale}, which measures this planner against Iceberg's; the
+   * source plans through {@link #of}.
+   */
+  public static Optional<List<IcebergSourceSplit>> planBatchRead(
+      TableLoader loader, Table table, CollationPredicate predicate) {
+    return of(
+            loader,
+            table,
+            Map.of(),
+            new Configuration(),
+            new FileFilter.OnValues(predicate),
+            List.of())
+        .plan(table);
   }
 
   /**

@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.flinkcollation.collation.Collations;
 import io.flinkcollation.metadata.TableCollations;
-import io.flinkcollation.sink.CheckpointCommits;
 import io.flinkcollation.testing.CollationBoundsAssert;
 import io.flinkcollation.testing.MiniClusters;
 import io.flinkcollation.testing.catalog.CatalogMatrix;
 import io.flinkcollation.testing.catalog.TestCatalog;
+import io.flinkcollation.write.CheckpointCommits;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -2,12 +2,12 @@ package io.flinkcollation.sink.dynamic;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.flinkcollation.sink.CheckpointCommits;
-import io.flinkcollation.sink.WrittenFiles;
 import io.flinkcollation.testing.CollationBoundsAssert;
 import io.flinkcollation.testing.MiniClusters;
 import io.flinkcollation.testing.catalog.CatalogMatrix;
 import io.flinkcollation.testing.catalog.TestCatalog;
+import io.flinkcollation.write.CheckpointCommits;
+import io.flinkcollation.write.WrittenFiles;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Arrays;

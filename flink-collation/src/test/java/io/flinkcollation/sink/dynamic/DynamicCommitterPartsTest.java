@@ -2,8 +2,8 @@ package io.flinkcollation.sink.dynamic;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.flinkcollation.sink.CheckpointCommits;
-import io.flinkcollation.sink.WrittenFiles;
+import io.flinkcollation.write.CheckpointCommits;
+import io.flinkcollation.write.WrittenFiles;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -8,8 +8,8 @@ import static io.flinkcollation.testing.SerializerFixtures.read;
 import static io.flinkcollation.testing.SerializerFixtures.writing;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.flinkcollation.sink.WrittenFiles;
 import io.flinkcollation.stats.CollationStats;
+import io.flinkcollation.write.WrittenFiles;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.List;
