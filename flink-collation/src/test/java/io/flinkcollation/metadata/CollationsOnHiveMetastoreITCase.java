@@ -59,8 +59,7 @@ class CollationsOnHiveMetastoreITCase {
         .hasMessageContaining("'collations' property would be " + wide.length() + " characters")
         .hasMessageContaining(HiveMetastoreServer.PARAM_VALUE_LIMIT + " characters per parameter")
         .hasMessageContaining(
-            "Nothing was committed: the table's metadata is still "
-                + before.metadataFileLocation())
+            "Nothing was committed: the table's metadata is still " + before.metadataFileLocation())
         .hasMessageContaining("Declare fewer collation metrics")
         .hasMessageContaining("TABLE_PARAMS.PARAM_VALUE");
 
@@ -70,7 +69,10 @@ class CollationsOnHiveMetastoreITCase {
     assertThat(after.schema().columns()).hasSize(COLUMNS + 1);
     assertThat(hmsParameters(id)).containsEntry(TableCollations.PROPERTY, few.toJson());
     // The table stays writable: a short declaration commits.
-    UpdateCollations.of(catalog.loadTable(id)).collate("c1", "icu.en_US-ci").addMetric("c1").commit();
+    UpdateCollations.of(catalog.loadTable(id))
+        .collate("c1", "icu.en_US-ci")
+        .addMetric("c1")
+        .commit();
     assertThat(TableCollations.fromProperties(metadata(catalog, id).properties()).fields())
         .hasSize(2);
   }

@@ -37,8 +37,8 @@ import org.junit.jupiter.params.provider.Arguments;
  * and a JDBC catalog on a PostgreSQL server on 127.0.0.1 (a process of its own, started when a test
  * of the class first asks for it, stopped after the class), and Iceberg's Hive catalog on a Hive
  * Metastore on 127.0.0.1 (the test JVM's, {@link HiveMetastoreServer#shared}, with this class's own
- * warehouse). Gives each catalog's options the way a
- * user writes them, for Iceberg's {@link CatalogLoader} and for Flink SQL's {@code CREATE CATALOG}.
+ * warehouse). Gives each catalog's options the way a user writes them, for Iceberg's {@link
+ * CatalogLoader} and for Flink SQL's {@code CREATE CATALOG}.
  *
  * <p>After each test, every table and namespace the test left in a catalog it used is dropped, so
  * that each test, and each catalog's run of a parameterized test, starts on an empty catalog, as it

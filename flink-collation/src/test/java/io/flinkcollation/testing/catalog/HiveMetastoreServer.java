@@ -70,11 +70,11 @@ public final class HiveMetastoreServer implements AutoCloseable {
   private static HiveMetastoreServer shared;
 
   /**
-   * The test JVM's metastore, started on first use and stopped when the JVM exits. One for all
-   * test classes: Hive keeps the metastore's DataNucleus factory in a static field (so a JVM runs
-   * one metastore at a time anyway), and creating the metastore's tables takes tens of seconds on
-   * a loaded machine. Test classes give their catalogs their own warehouse and leave no database
-   * or table behind ({@link CatalogMatrix}).
+   * The test JVM's metastore, started on first use and stopped when the JVM exits. One for all test
+   * classes: Hive keeps the metastore's DataNucleus factory in a static field (so a JVM runs one
+   * metastore at a time anyway), and creating the metastore's tables takes tens of seconds on a
+   * loaded machine. Test classes give their catalogs their own warehouse and leave no database or
+   * table behind ({@link CatalogMatrix}).
    */
   public static synchronized HiveMetastoreServer shared() throws Exception {
     if (shared == null) {
