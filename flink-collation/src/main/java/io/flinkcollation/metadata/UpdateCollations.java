@@ -58,6 +58,8 @@ public final class UpdateCollations {
 
   private final Table table;
   private final List<Change> changes = new ArrayList<>();
+  // The collations property the last commit attempt staged: what a Hive Metastore may refuse.
+  private String attempted;
 
   private UpdateCollations(Table table) {
     Preconditions.checkArgument(table != null, "Cannot update collations: table is null");
@@ -156,6 +158,20 @@ public final class UpdateCollations {
     TableMetadata current = ops.current();
     Map<String, String> props = current.properties();
     TableCollations[] committed = new TableCollations[1];
+    try {
+      commitWithRetries(ops, props, committed);
+    } catch (RuntimeException e) {
+      throw HiveTableParameters.explain(e, ops, tableName(), attempted).orElse(e);
+    }
+    if (!(table instanceof BaseTransaction.TransactionTable)) {
+      verifyReserved(ops);
+    }
+    table.refresh();
+    return committed[0];
+  }
+
+  private void commitWithRetries(
+      TableOperations ops, Map<String, String> props, TableCollations[] committed) {
     Tasks.foreach(ops)
         .retry(
             PropertyUtil.propertyAsInt(
@@ -178,11 +194,6 @@ public final class UpdateCollations {
             2.0)
         .onlyRetryOn(CommitFailedException.class)
         .run(taskOps -> committed[0] = commitOnce(taskOps));
-    if (!(table instanceof BaseTransaction.TransactionTable)) {
-      verifyReserved(ops);
-    }
-    table.refresh();
-    return committed[0];
   }
 
   private TableCollations commitOnce(TableOperations ops) {
@@ -201,6 +212,10 @@ public final class UpdateCollations {
       return before;
     }
     // Inside a caller's transaction the caller commits.
+    attempted =
+        draft.collations.isEmpty() && draft.collations.unknownKeys().isEmpty()
+            ? null
+            : draft.collations.toJson();
     stage(target, base, draft);
     if (transaction != null) {
       transaction.commitTransaction();

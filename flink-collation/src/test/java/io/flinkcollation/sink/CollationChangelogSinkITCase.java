@@ -224,7 +224,7 @@ class CollationChangelogSinkITCase {
   /**
    * Every case on Hadoop; on JDBC and on REST one v2 and one v3 table, one upsert and one full
    * changelog each, so that all four cases run on a catalog other than Hadoop; on PostgreSQL the
-   * JDBC pair (a v2 upsert and a v3 changelog, both partitioned).
+   * JDBC pair (a v2 upsert and a v3 changelog, both partitioned), and so on the Hive Metastore.
    */
   static Stream<Arguments> cases() {
     Arguments v2UpsertPartitioned = Arguments.of(2, true, true);
@@ -236,7 +236,8 @@ class CollationChangelogSinkITCase {
         Map.of(
             TestCatalog.JDBC, List.of(v2UpsertPartitioned, v3ChangelogPartitioned),
             TestCatalog.REST, List.of(v3Upsert, v2Changelog),
-            TestCatalog.POSTGRES, List.of(v2UpsertPartitioned, v3ChangelogPartitioned)));
+            TestCatalog.POSTGRES, List.of(v2UpsertPartitioned, v3ChangelogPartitioned),
+            TestCatalog.HIVE, List.of(v2UpsertPartitioned, v3ChangelogPartitioned)));
   }
 
   @ParameterizedTest(name = "{0}: format v{1}, upsert {2}, partitioned {3}")

@@ -66,6 +66,8 @@ class CollationCatalogSecretsITCase {
     SECRETS.put("sasl.jaas.config", "SECRET-19");
     SECRETS.put("custom.http-headers", "SECRET-20");
     SECRETS.put("fs.azure.account.key.lake.dfs.core.windows.net", "SECRET-21");
+    // Hive's: the metastore database's password of an embedded metastore's configuration.
+    SECRETS.put("javax.jdo.option.ConnectionPassword", "SECRET-22");
   }
 
   private static final String TABLE_SECRET = "SECRET-TABLE";

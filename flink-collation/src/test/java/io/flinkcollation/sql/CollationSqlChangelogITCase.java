@@ -72,7 +72,8 @@ class CollationSqlChangelogITCase {
         Map.of(
             TestCatalog.JDBC, List.of(Arguments.of(true, 3)),
             TestCatalog.REST, List.of(Arguments.of(false, 2)),
-            TestCatalog.POSTGRES, List.of(Arguments.of(true, 3))));
+            TestCatalog.POSTGRES, List.of(Arguments.of(true, 3)),
+            TestCatalog.HIVE, List.of(Arguments.of(true, 3))));
   }
 
   @ParameterizedTest(name = "{0}: partitioned {1}, format v{2}")

@@ -35,8 +35,10 @@ import org.junit.jupiter.params.provider.Arguments;
  * One warehouse per {@link TestCatalog} for a test class: a Hadoop directory, a sqlite JDBC
  * catalog, Iceberg's REST catalog server on 127.0.0.1 (started before the class, stopped after),
  * and a JDBC catalog on a PostgreSQL server on 127.0.0.1 (a process of its own, started when a test
- * of the class first asks for it, stopped after the class). Gives each catalog's options the way a
- * user writes them, for Iceberg's {@link CatalogLoader} and for Flink SQL's {@code CREATE CATALOG}.
+ * of the class first asks for it, stopped after the class), and Iceberg's Hive catalog on a Hive
+ * Metastore on 127.0.0.1 (the test JVM's, {@link HiveMetastoreServer#shared}, with this class's own
+ * warehouse). Gives each catalog's options the way a user writes them, for Iceberg's {@link
+ * CatalogLoader} and for Flink SQL's {@code CREATE CATALOG}.
  *
  * <p>After each test, every table and namespace the test left in a catalog it used is dropped, so
  * that each test, and each catalog's run of a parameterized test, starts on an empty catalog, as it
@@ -55,9 +57,13 @@ public final class CatalogMatrix implements BeforeAllCallback, AfterEachCallback
    */
   public static final String NAME = "lake";
 
+  /** The database every Hive Metastore has, which it refuses to drop. */
+  private static final Namespace HIVE_DEFAULT_DATABASE = Namespace.of("default");
+
   private Path directory;
   private RestCatalogServerExtension restServer;
   private PostgresServer postgres;
+  private HiveMetastoreServer hive;
   private final Map<TestCatalog, Catalog> catalogs = new EnumMap<>(TestCatalog.class);
   private final EnumSet<TestCatalog> used = EnumSet.noneOf(TestCatalog.class);
 
@@ -136,7 +142,9 @@ public final class CatalogMatrix implements BeforeAllCallback, AfterEachCallback
         }
         for (Namespace namespace : left) {
           catalog.listTables(namespace).forEach(table -> catalog.dropTable(table, true));
-          namespaces.dropNamespace(namespace);
+          if (!namespace.equals(HIVE_DEFAULT_DATABASE)) {
+            namespaces.dropNamespace(namespace);
+          }
         }
       }
     }
@@ -157,6 +165,9 @@ public final class CatalogMatrix implements BeforeAllCallback, AfterEachCallback
         postgres.close();
         postgres = null;
       }
+      // The Hive Metastore is the JVM's (HiveMetastoreServer.shared); this class's databases and
+      // tables are dropped after each test.
+      hive = null;
     } finally {
       deleteRecursively(directory);
     }
@@ -188,6 +199,11 @@ public final class CatalogMatrix implements BeforeAllCallback, AfterEachCallback
         options.put("jdbc.password", PostgresServer.PASSWORD);
         options.put("jdbc.schema-version", "V1");
         options.put(CatalogProperties.WAREHOUSE_LOCATION, location("postgres"));
+        break;
+      case HIVE:
+        options.put("catalog-type", "hive");
+        options.put(CatalogProperties.URI, hive().uri());
+        options.put(CatalogProperties.WAREHOUSE_LOCATION, location("hive"));
         break;
       default:
         throw new IllegalArgumentException("Unknown catalog " + kind);
@@ -223,6 +239,8 @@ public final class CatalogMatrix implements BeforeAllCallback, AfterEachCallback
             NAME, options, new Configuration(), options.get(CatalogProperties.CATALOG_IMPL));
       case REST:
         return CatalogLoader.rest(NAME, new Configuration(), options);
+      case HIVE:
+        return CatalogLoader.hive(NAME, new Configuration(), options);
       default:
         throw new IllegalArgumentException("Unknown catalog " + kind);
     }
@@ -263,6 +281,18 @@ public final class CatalogMatrix implements BeforeAllCallback, AfterEachCallback
       }
     }
     return postgres;
+  }
+
+  /** The Hive Metastore, the test JVM's, started on first use. */
+  private HiveMetastoreServer hive() {
+    if (hive == null) {
+      try {
+        hive = HiveMetastoreServer.shared();
+      } catch (Exception e) {
+        throw new IllegalStateException("Cannot start the Hive Metastore", e);
+      }
+    }
+    return hive;
   }
 
   private String location(String name) {

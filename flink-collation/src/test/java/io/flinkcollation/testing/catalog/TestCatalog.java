@@ -16,5 +16,11 @@ public enum TestCatalog {
    * conditional updates of the catalog's row, under PostgreSQL's row locks instead of sqlite's file
    * lock.
    */
-  POSTGRES
+  POSTGRES,
+  /**
+   * Iceberg's Hive catalog against a Hive Metastore over Thrift, as most on-premises deployments
+   * run: a commit swaps the table's {@code metadata_location} parameter under a Hive lock, and
+   * Iceberg copies table properties into HMS table parameters.
+   */
+  HIVE
 }
