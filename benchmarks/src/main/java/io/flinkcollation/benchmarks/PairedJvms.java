@@ -14,7 +14,7 @@ import java.util.Locale;
  * The sinks-in-turn measure of {@link WriterBenchmark}, repeated in fresh JVMs, one after the
  * other. One JVM's intervals say how precisely it measures (±0.2–0.8%), not how much JVMs differ:
  * the same build gave two-metric ratios of 0.895, 0.942 and 0.946 in three JVMs, because each lays
- * out the writer's compiled code its own way (docs/performance.md#how-the-writer-is-measured). The
+ * out the writer's compiled code its own way (docs/tracker.md#how-the-writer-is-measured). The
  * median over JVMs of each case's median ratio is what the run reports.
  *
  * <p>Each JVM is this JVM's own command: the same {@code java}, JVM options (less agents) and class

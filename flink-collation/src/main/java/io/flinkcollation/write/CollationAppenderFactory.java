@@ -157,7 +157,7 @@ final class CollationAppenderFactory
     public void add(RowData row) {
       // The tracker first: right after Flink hands the row over its strings are in cache, after
       // Parquet's work for the row they are not (20-30 ns less per row with one or two metrics,
-      // docs/performance.md#how-the-writer-is-measured). A row the appender then fails on fails
+      // docs/tracker.md#how-the-writer-is-measured). A row the appender then fails on fails
       // the file, so bounds that include it are never committed.
       tracker.add(row);
       appender.add(row);
