@@ -41,7 +41,8 @@ import org.slf4j.LoggerFactory;
  */
 final class ValidatedSink {
 
-  private static final Logger LOG = LoggerFactory.getLogger(ValidatedSink.class);
+  // The checks warn under the sink's own name, the one users set log levels for.
+  private static final Logger LOG = LoggerFactory.getLogger(CollationIcebergSink.class);
 
   final Table table;
   final RowType rowType;
