@@ -135,7 +135,7 @@ public final class PrimaryRanksBuilder {
         continuations,
         continuationRanges(continuations, contractionsByStarter, firstPrimaries),
         firstPrimaries.ranges(numeric, contractionsByFirst),
-        firstPrimaries::of);
+        firstPrimaries);
   }
 
   /**
