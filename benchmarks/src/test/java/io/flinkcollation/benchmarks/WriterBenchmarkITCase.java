@@ -27,7 +27,9 @@ class WriterBenchmarkITCase {
 
   @Test
   void sinksWrittenInTurnGiveEveryCaseARatioWithItsInterval() throws Exception {
-    long rows = InterleavedWrites.rowsFor(InterleavedWrites.MIN_CYCLES, 4);
+    // Six sinks in turn: stock, 0, 1 and 2 metrics, one and two columns at two ICU versions.
+    int sinks = 6;
+    long rows = InterleavedWrites.rowsFor(InterleavedWrites.MIN_CYCLES, sinks);
     String out =
         run(
             "--rounds",
@@ -43,17 +45,23 @@ class WriterBenchmarkITCase {
             "--warehouse",
             dir.toString());
     assertThat(out)
-        .contains("low-cardinality strings, every sink in turn in one job: 1,187,840 rows, 32")
-        .contains("high-cardinality strings, every sink in turn in one job: 1,187,840 rows, 32");
+        .contains(
+            "low-cardinality strings, every sink in turn in one job: "
+                + String.format(Locale.ROOT, "%,d", rows)
+                + " rows, 32")
+        .contains(
+            "high-cardinality strings, every sink in turn in one job: "
+                + String.format(Locale.ROOT, "%,d", rows)
+                + " rows, 32");
     // Each collated case, in both tables: a median ratio and its interval around it.
     Matcher line =
         Pattern.compile(
                 "collation, (\\d) metrics? +([\\d,]+) +[\\d.]+ +[\\d.]* +([\\d.]+)"
                     + " +([\\d.]+)-([\\d.]+) \\(±")
             .matcher(out);
-    long[] share = new long[4];
+    long[] share = new long[sinks];
     for (long block = 0; block * InterleavedWrites.BLOCK_ROWS < rows; block++) {
-      share[InterleavedWrites.sinkOf(block, 4)] += InterleavedWrites.BLOCK_ROWS;
+      share[InterleavedWrites.sinkOf(block, sinks)] += InterleavedWrites.BLOCK_ROWS;
     }
     assertThat(out)
         .containsPattern("stock FlinkSink +" + String.format(Locale.ROOT, "%,d", share[0]) + " ");
@@ -80,7 +88,7 @@ class WriterBenchmarkITCase {
     assertThat(secondJvm).hasNumberOfRows(2);
     for (double[] byCase : secondJvm) {
       // Stock against itself, then each collated case.
-      assertThat(byCase).hasSize(4).startsWith(1.0);
+      assertThat(byCase).hasSize(sinks).startsWith(1.0);
     }
     Matcher jvmLine =
         Pattern.compile(
@@ -123,7 +131,7 @@ class WriterBenchmarkITCase {
     assertThatThrownBy(() -> WriterBenchmark.Settings.parse(new String[] {"--rounds", "-1"}))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageStartingWith("--rounds must be at least 0 (0: no separate jobs)");
-    long fewest = InterleavedWrites.rowsFor(InterleavedWrites.MIN_CYCLES, 4);
+    long fewest = InterleavedWrites.rowsFor(InterleavedWrites.MIN_CYCLES, 6);
     assertThat(
             WriterBenchmark.Settings.parse(new String[] {"--paired-rows", Long.toString(fewest)})
                 .pairedRows)
@@ -134,7 +142,7 @@ class WriterBenchmarkITCase {
                     new String[] {"--paired-rows", Long.toString(fewest - 1)}))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage(
-            "--paired-rows must be at least 1,187,840, so that 32 cycles of the sinks are"
+            "--paired-rows must be at least 1,777,664, so that 32 cycles of the sinks are"
                 + " measured");
   }
 
