@@ -127,6 +127,10 @@ class StandaloneClusterIT {
   @Test
   void dataStreamJobJarSurvivesAKilledTaskManager() throws Exception {
     long rows = 12_000;
+    // Paced by checkpoints, not by the clock: at most this many rows between two checkpoints, so
+    // the stream lasts 30 checkpoints however slow a busy machine makes them, and the kill after
+    // the second commit lands with most of it still to come.
+    long rowsPerCheckpoint = 400;
     Path warehouse = Files.createTempDirectory(cluster.home(), "stream-warehouse-");
     long started = System.nanoTime();
     Process job =
@@ -139,8 +143,8 @@ class StandaloneClusterIT {
             warehouse.toString(),
             "--rows",
             Long.toString(rows),
-            "--rows-per-second",
-            "400",
+            "--rows-per-checkpoint",
+            Long.toString(rowsPerCheckpoint),
             "--checkpoint-ms",
             "1000");
     TableIdentifier people = TableIdentifier.of("demo", "people");
@@ -183,6 +187,9 @@ class StandaloneClusterIT {
   @Test
   void taskManagerKilledDuringAnInJobRewrite() throws Exception {
     long rows = 16_000;
+    // Paced by checkpoints: each append commit holds at most this many rows, so the job makes at
+    // least 40 of them (besides its rewrites) however slow a busy machine makes its checkpoints.
+    long rowsPerCheckpoint = 400;
     Path warehouse = Files.createTempDirectory(cluster.home(), "rewrite-warehouse-");
     HadoopCatalog catalog = catalog(warehouse);
     TableIdentifier names = TableIdentifier.of("db", "names");
@@ -205,8 +212,8 @@ class StandaloneClusterIT {
             "db.names",
             "--rows",
             Long.toString(rows),
-            "--rows-per-second",
-            "200");
+            "--rows-per-checkpoint",
+            Long.toString(rowsPerCheckpoint));
     // Kill the TaskManager whose log shows rewrite groups planned and not yet committed; should
     // the rewrite end between the look and the kill, try again at a later rewrite.
     int kills = 0;

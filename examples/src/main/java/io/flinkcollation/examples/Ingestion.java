@@ -18,20 +18,26 @@ import org.apache.iceberg.flink.FlinkSchemaUtil;
 final class Ingestion {
   static final String OPTIONS =
       " [--warehouse DIR (default: warehouse)] [--rows N (default: 300000)]"
-          + " [--rows-per-second N (default: 25000)] [--checkpoint-ms N (default: 2000)]";
+          + " [--rows-per-second N (default: 25000)] [--rows-per-checkpoint N]"
+          + " [--checkpoint-ms N (default: 2000)]";
 
   private static final Set<String> KEYS =
-      Set.of("warehouse", "rows", "rows-per-second", "checkpoint-ms");
+      Set.of("warehouse", "rows", "rows-per-second", "rows-per-checkpoint", "checkpoint-ms");
 
   final String warehouse;
   final long rows;
   final long rowsPerSecond;
+
+  /** At most this many rows between two checkpoints instead of {@link #rowsPerSecond}; 0: unset. */
+  final int rowsPerCheckpoint;
+
   final long checkpointMs;
 
   private Ingestion(ExampleArgs args) {
     this.warehouse = new File(args.get("warehouse", "warehouse")).getAbsolutePath();
     this.rows = args.getLong("rows", 300_000);
     this.rowsPerSecond = args.getLong("rows-per-second", 25_000);
+    this.rowsPerCheckpoint = Math.toIntExact(args.getLong("rows-per-checkpoint", 0));
     this.checkpointMs = args.getLong("checkpoint-ms", 2_000);
   }
 
@@ -57,13 +63,20 @@ final class Ingestion {
     return env;
   }
 
-  /** The generated people, {@link #rows} of them at {@link #rowsPerSecond}. */
+  /**
+   * The generated people, {@link #rows} of them at {@link #rowsPerSecond}, or {@link
+   * #rowsPerCheckpoint} per checkpoint: then each commit holds at most that many, however fast or
+   * slow the machine is, and the stream lasts at least {@code rows / rowsPerCheckpoint}
+   * checkpoints.
+   */
   DataStream<RowData> people(StreamExecutionEnvironment env) {
     DataGeneratorSource<RowData> source =
         new DataGeneratorSource<>(
             new People(42L),
             rows,
-            RateLimiterStrategy.perSecond(rowsPerSecond),
+            rowsPerCheckpoint > 0
+                ? RateLimiterStrategy.perCheckpoint(rowsPerCheckpoint)
+                : RateLimiterStrategy.perSecond(rowsPerSecond),
             InternalTypeInfo.of(FlinkSchemaUtil.convert(People.SCHEMA)));
     return env.fromSource(source, WatermarkStrategy.noWatermarks(), "generated people");
   }

@@ -3,8 +3,13 @@ package io.flinkcollation.cluster.jobs;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.functions.RichMapFunction;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
+import org.apache.flink.connector.datagen.source.DataGeneratorSource;
+import org.apache.flink.connector.datagen.source.GeneratorFunction;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.hadoop.conf.Configuration;
@@ -16,7 +21,8 @@ import org.apache.iceberg.flink.TableLoader;
  * The command line the jobs share ({@code --key value} pairs): the catalog ({@code --catalog-uri}
  * of a REST catalog; {@code --jdbc-uri}, {@code --jdbc-user}, {@code --jdbc-password} and {@code
  * --warehouse} of a JDBC one, named {@value #CATALOG_NAME}; or {@code --warehouse} of a Hadoop
- * one), the table, the numbers to emit and their rate, the parallelism and the checkpoint interval.
+ * one), the table, the numbers to emit and their rate (per second, or per checkpoint), the
+ * parallelism and the checkpoint interval.
  */
 final class JobArgs {
   /** The catalog's name: a JDBC catalog keeps its tables under it, so the test uses it too. */
@@ -33,6 +39,7 @@ final class JobArgs {
           "first",
           "rows",
           "rows-per-second",
+          "rows-per-checkpoint",
           "parallelism",
           "checkpoint-ms",
           "keys");
@@ -113,16 +120,48 @@ final class JobArgs {
   /**
    * The numbers {@code --first} .. {@code --first + --rows - 1}, each exactly once per successful
    * run (the sequence source's splits are checkpointed), at most {@code --rows-per-second} per
-   * subtask of {@code parallelism}.
+   * subtask of {@code parallelism}; or, given {@code --rows-per-checkpoint}, at most that many in
+   * all between two checkpoints.
    */
   DataStream<Long> sequence(StreamExecutionEnvironment env, int parallelism) {
     long first = getLong("first", 0);
     long rows = getLong("rows", 10_000);
+    int perCheckpoint = Math.toIntExact(getLong("rows-per-checkpoint", 0));
+    if (perCheckpoint > 0) {
+      // Paced by the checkpoints, not by the clock: the source's reader waits, without holding
+      // back checkpoint barriers, until a checkpoint completes. Each commit then holds at most
+      // this many rows, and the stream lasts at least rows / perCheckpoint checkpoints however
+      // slow a busy machine makes them. The DataGen connector is on the cluster's class path, as
+      // in a Flink distribution's lib/.
+      return env.fromSource(
+              new DataGeneratorSource<>(
+                  new Offset(first),
+                  rows,
+                  RateLimiterStrategy.perCheckpoint(perCheckpoint),
+                  Types.LONG),
+              WatermarkStrategy.noWatermarks(),
+              "sequence")
+          .setParallelism(parallelism);
+    }
     return env.fromSequence(first, first + rows - 1)
         .setParallelism(parallelism)
         .map(new Paced(getLong("rows-per-second", 200)))
         .setParallelism(parallelism)
         .name("paced");
+  }
+
+  /** Number {@code first + index} for the generator's index. */
+  private static final class Offset implements GeneratorFunction<Long, Long> {
+    private final long first;
+
+    Offset(long first) {
+      this.first = first;
+    }
+
+    @Override
+    public Long map(Long index) {
+      return first + index;
+    }
   }
 
   /** Passes numbers on at most {@code perSecond} a second, so a job lasts long enough. */
