@@ -31,6 +31,7 @@ import org.apache.iceberg.hadoop.HadoopCatalog;
 import org.apache.iceberg.types.Types;
 import org.apache.logging.log4j.Level;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -59,17 +60,17 @@ class SqlPinnedVersionITCase {
   private static final Pattern SCANNED =
       Pattern.compile("collation pruning: scanned (\\d+) of (\\d+) data files");
 
-  @TempDir Path warehouse;
+  @TempDir static Path warehouse;
+  private static final List<Row> WRITTEN = new ArrayList<>();
   private TableEnvironment sql;
   private CapturedLog pruningLog;
-  private final List<Row> written = new ArrayList<>();
 
   /**
    * Four files: two written while the table declared ICU 78's version alone (ICU 78 bounds only),
-   * two after ICU 79's version was declared next to it (bounds under both).
+   * two after ICU 79's version was declared next to it (bounds under both). The tests only read it.
    */
-  @BeforeEach
-  void tableWithOldAndNewFiles() throws Exception {
+  @BeforeAll
+  static void tableWithOldAndNewFiles() throws Exception {
     assertThat(Collations.versions(COLLATION)).containsExactly(ICU79, ICU78);
     try (HadoopCatalog iceberg =
         new HadoopCatalog(new Configuration(), warehouse.toUri().toString())) {
@@ -81,15 +82,15 @@ class SqlPinnedVersionITCase {
                   Types.NestedField.optional(2, "name", Types.StringType.get())),
               PartitionSpec.unpartitioned());
       UpdateCollations.of(table).collate("name", COLLATION).addMetric("name", ICU78).commit();
-      sql = session(); // parallelism 1: one file per INSERT
-      insert(1, "Apple", "apricot");
-      insert(3, SMALL, "omega");
+      TableEnvironment sql = session(); // parallelism 1: one file per INSERT
+      insert(sql, 1, "Apple", "apricot");
+      insert(sql, 3, SMALL, "omega");
       table.refresh();
       List<DataFile> old = CollationBoundsAssert.assertBoundsMatchData(table);
       assertThat(old).hasSize(2);
       UpdateCollations.of(table).addMetric("name", ICU79).commit();
-      insert(5, "Mango", "melon");
-      insert(7, CAPITAL, "zebu");
+      insert(sql, 5, "Mango", "melon");
+      insert(sql, 7, CAPITAL, "zebu");
       table.refresh();
       Set<Integer> bothVersions = TableCollations.fromTable(table).metrics().keySet();
       assertThat(bothVersions).hasSize(2);
@@ -101,6 +102,10 @@ class SqlPinnedVersionITCase {
           .allSatisfy(
               f -> assertThat(f.lowerBounds()).containsKeys(bothVersions.toArray(new Integer[0])));
     }
+  }
+
+  @BeforeEach
+  void captureThePruningLog() {
     pruningLog = CapturedLog.of("io.flinkcollation.sql.source.SplitPruner", Level.INFO, e -> {});
   }
 
@@ -144,6 +149,7 @@ class SqlPinnedVersionITCase {
             + "') */ WHERE COLLATE_EQUALS(name, '007', '"
             + COLLATION
             + "')";
+    sql = session();
     assertThat(failure(hinted))
         .contains("Option '" + PIN + "' = '" + ICU78 + "' set on the table or by a hint")
         .contains(
@@ -187,7 +193,7 @@ class SqlPinnedVersionITCase {
    * environment for each: Flink copies a table environment's configuration into its execution
    * environment when it runs a job, so a key removed afterwards would still be read.
    */
-  private TableEnvironment session(String... settings) {
+  private static TableEnvironment session(String... settings) {
     TableEnvironment session = TableEnvironment.create(EnvironmentSettings.inBatchMode());
     session.getConfig().set("parallelism.default", "1");
     for (int i = 0; i < settings.length; i += 2) {
@@ -226,11 +232,11 @@ class SqlPinnedVersionITCase {
   }
 
   /** What a collator at {@code version} says the query {@link #equalTo} returns. */
-  private List<Row> matching(String version, String value) {
+  private static List<Row> matching(String version, String value) {
     Comparator<String> collator =
         Collations.resolve(COLLATION, version).orElseThrow().newComparator();
     List<Row> expected = new ArrayList<>();
-    for (Row row : written) {
+    for (Row row : WRITTEN) {
       String name = (String) row.getField(1);
       if (collator.compare(name, value) == 0) {
         expected.add(Row.of(row.getField(0), name, Integer.signum(collator.compare(name, "z"))));
@@ -239,9 +245,10 @@ class SqlPinnedVersionITCase {
     return expected;
   }
 
-  private void insert(long id, String first, String second) throws Exception {
-    written.add(Row.of(id, first));
-    written.add(Row.of(id + 1, second));
+  private static void insert(TableEnvironment sql, long id, String first, String second)
+      throws Exception {
+    WRITTEN.add(Row.of(id, first));
+    WRITTEN.add(Row.of(id + 1, second));
     sql.executeSql(
             String.format("INSERT INTO t VALUES (%d, '%s'), (%d, '%s')", id, first, id + 1, second))
         .await();
