@@ -106,6 +106,29 @@ public final class Collations {
   }
 
   /**
+   * Resolves a collation name at a version a reader pins ({@code CollationScan#useVersion}, the SQL
+   * option {@code collation-version.<collation>}): {@link #resolve(String, String)}, failing with
+   * the one message that names the loaded versions and the artifact to add.
+   *
+   * @throws IllegalArgumentException if the name is malformed or unknown, or no loaded provider
+   *     produces {@code version} of it
+   */
+  public static Collation resolvePinned(String name, String version) {
+    String canonical = canonicalize(name);
+    Optional<Collation> resolved =
+        version == null ? Optional.empty() : resolve(canonical, checkVersion(version));
+    if (resolved.isEmpty()) {
+      throw new IllegalArgumentException(
+          String.format(
+              "No loaded collation provider produces collation %s at version %s (loaded"
+                  + " versions: %s); put the artifact of that release, such as"
+                  + " flink-collation-icu78, on the class path (docs/operations.md#icu-upgrades)",
+              canonical, Quoted.of(version), versions(canonical)));
+    }
+    return resolved.get();
+  }
+
+  /**
    * The versions of a collation name the loaded providers produce, the running one (what {@link
    * #resolve(String)} gives) first.
    *

@@ -118,15 +118,12 @@ public final class CollationScan {
    */
   public CollationScan useVersion(String collation, String version) {
     String canonical = Collations.canonicalize(collation);
-    Preconditions.checkArgument(
-        version != null && Collations.resolve(canonical, version).isPresent(),
-        "Cannot scan table %s with collation %s at version %s: no loaded collation provider"
-            + " produces it (loaded versions: %s); put the artifact of that release, such as"
-            + " flink-collation-icu78, on the class path (docs/operations.md#icu-upgrades)",
-        table.name(),
-        canonical,
-        version,
-        Collations.versions(canonical));
+    try {
+      Collations.resolvePinned(canonical, version);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          "Cannot scan table " + table.name() + ": " + e.getMessage(), e);
+    }
     Map<String, String> pinned = new HashMap<>(versions);
     pinned.put(canonical, version);
     return new CollationScan(table, schema, collations, reserved, snapshotId, pinned);

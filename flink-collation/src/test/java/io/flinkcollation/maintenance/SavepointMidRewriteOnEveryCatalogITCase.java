@@ -20,6 +20,7 @@ import java.util.stream.Collectors;
 import java.util.stream.LongStream;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
+import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.configuration.StateRecoveryOptions;
@@ -107,7 +108,7 @@ class SavepointMidRewriteOnEveryCatalogITCase {
 
     BlockingRewriteReads.block();
     StreamExecutionEnvironment first = environment(new Configuration());
-    pipeline(first, kind, id);
+    pipeline(first, kind, id, new InJobCompactionITCase.SlowRows());
     JobClient job = first.executeAsync();
     running = job;
     assertThat(BlockingRewriteReads.reached().await(120, TimeUnit.SECONDS))
@@ -136,7 +137,8 @@ class SavepointMidRewriteOnEveryCatalogITCase {
     Configuration restore = new Configuration();
     restore.set(StateRecoveryOptions.SAVEPOINT_PATH, savepoint);
     StreamExecutionEnvironment second = environment(restore);
-    pipeline(second, kind, id);
+    // The rest of the stream at full speed: the restored groups in flight re-run whatever the pace.
+    pipeline(second, kind, id, CollatedRows::row);
     second.execute();
 
     table = CATALOGS.catalog(kind).loadTable(id);
@@ -157,11 +159,14 @@ class SavepointMidRewriteOnEveryCatalogITCase {
   }
 
   private static void pipeline(
-      StreamExecutionEnvironment env, TestCatalog kind, TableIdentifier id) {
+      StreamExecutionEnvironment env,
+      TestCatalog kind,
+      TableIdentifier id,
+      MapFunction<Long, RowData> rowOfId) {
     DataStream<RowData> rows =
         env.fromSequence(0, ROWS - 1)
             .uid("ids")
-            .map(new InJobCompactionITCase.SlowRows())
+            .map(rowOfId)
             .uid("rows")
             .returns(InternalTypeInfo.of(CollatedRows.ROW_TYPE));
     CollationIcebergSink.forRowData(rows)

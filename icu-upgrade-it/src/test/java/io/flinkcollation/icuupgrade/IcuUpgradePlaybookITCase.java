@@ -52,8 +52,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The ICU upgrade playbook of docs/operations.md#icu-upgrades, step by step, with the real ICU 78
- * (the {@code flink-collation-icu78} artifact as built) beside the running ICU 79. After every step
- * each bound of each file is recomputed from its rows under its own version.
+ * (the {@code flink-collation-icu78} artifact as built): first as the only ICU of a job (a JVM
+ * without ICU4J 79, {@link Icu78AsTheRunningIcu}), then beside the running ICU 79, last without it
+ * ({@link WithoutTheArtifact}). After every step each bound of each file is recomputed from its
+ * rows under its own version.
  */
 class IcuUpgradePlaybookITCase {
 
@@ -78,11 +80,18 @@ class IcuUpgradePlaybookITCase {
     TestWarehouse warehouse = new TestWarehouse(warehouseDir);
     Table table = warehouse.create("t", SCHEMA, PartitionSpec.unpartitioned(), Map.of());
 
-    // 1. A table of a 78-only job: it declares ICU 78's version alone, which the relocated copy
-    // produces; two files.
-    UpdateCollations.of(table).collate("name", COLLATION).addMetric("name", ICU78).commit();
-    write(warehouse, 0, List.of("Apple", "apricot", "Avocado"), false);
-    write(warehouse, 100, List.of("Banana", "blueberry", "Émile"), false);
+    // 1. A table of a 78-only job: a JVM without ICU4J 79, where the relocated ICU 78 runs,
+    // declares the column at its running version and writes two files.
+    List<String> icu78Alone =
+        runJava(
+            "icuupgrade.classpath-icu78-alone",
+            "icu4j-79",
+            Icu78AsTheRunningIcu.class,
+            warehouseDir.toUri().toString(),
+            "Apple,apricot,Avocado",
+            "Banana,blueberry,Émile");
+    assertThat(icu78Alone)
+        .containsExactly("versions " + List.of(ICU78), "running " + ICU78, "written 2 files");
     table.refresh();
     CollationMetric m78 = onlyMetric(table);
     assertThat(m78.version()).isEqualTo(ICU78);
@@ -163,7 +172,13 @@ class IcuUpgradePlaybookITCase {
         .isEqualTo(CollationMetricUsage.of(table).liveFiles());
 
     // ... and the artifact removed: a JVM without it resolves 79 alone and still prunes every file.
-    List<String> withoutArtifact = runWithoutArtifact(warehouseDir, "ZEBRA");
+    List<String> withoutArtifact =
+        runJava(
+            "icuupgrade.classpath",
+            "flink-collation-icu78",
+            WithoutTheArtifact.class,
+            warehouseDir.toUri().toString(),
+            "ZEBRA");
     assertThat(withoutArtifact)
         .containsExactly(
             "versions " + List.of(ICU79),
@@ -225,30 +240,40 @@ class IcuUpgradePlaybookITCase {
     return TableCollations.fromTable(table).metrics().values().iterator().next();
   }
 
-  /** {@link WithoutTheArtifact} in a JVM whose class path lacks flink-collation-icu78. */
-  private static List<String> runWithoutArtifact(Path warehouse, String probe)
+  /**
+   * {@code main} of {@code mainClass} in a JVM on the class path the build wrote to the file named
+   * by system property {@code classPathProperty} (it must not contain {@code missing}), plus this
+   * module's test classes; the lines it prints.
+   */
+  private static List<String> runJava(
+      String classPathProperty, String missing, Class<?> mainClass, String... args)
       throws IOException, InterruptedException {
     String classPath =
-        Files.readString(
-                    Path.of(System.getProperty("icuupgrade.classpath")), StandardCharsets.UTF_8)
+        Files.readString(Path.of(System.getProperty(classPathProperty)), StandardCharsets.UTF_8)
                 .trim()
             + File.pathSeparator
             + System.getProperty("icuupgrade.test-classes");
-    assertThat(classPath).doesNotContain("flink-collation-icu78");
+    assertThat(classPath).doesNotContain(missing);
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.add("-cp");
+    command.add(classPath);
+    command.add(mainClass.getName());
+    command.addAll(List.of(args));
     Process process =
-        new ProcessBuilder(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp",
-                classPath,
-                WithoutTheArtifact.class.getName(),
-                warehouse.toUri().toString(),
-                probe)
+        new ProcessBuilder(command)
             .redirectErrorStream(false)
             .redirectError(ProcessBuilder.Redirect.INHERIT)
             .start();
     List<String> lines;
     try (var out = process.getInputStream()) {
-      lines = new String(out.readAllBytes(), StandardCharsets.UTF_8).lines().toList();
+      // What the program prints, without what our code logs to the console (log lines start
+      // with the time).
+      lines =
+          new String(out.readAllBytes(), StandardCharsets.UTF_8)
+              .lines()
+              .filter(line -> line.matches("[a-z]+ .*"))
+              .toList();
     }
     assertThat(process.waitFor(5, TimeUnit.MINUTES)).isTrue();
     assertThat(process.exitValue()).as("%s", lines).isZero();

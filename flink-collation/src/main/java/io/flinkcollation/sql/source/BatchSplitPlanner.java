@@ -46,6 +46,7 @@ public final class BatchSplitPlanner implements Serializable {
 
   private final TableLoader loader;
   private final FileFilter filter;
+  private final Map<String, String> versions;
   private final Expression rowFilter;
   private final boolean caseSensitive;
   private final long splitSize;
@@ -55,6 +56,7 @@ public final class BatchSplitPlanner implements Serializable {
   private BatchSplitPlanner(
       TableLoader loader,
       FileFilter filter,
+      Map<String, String> versions,
       Expression rowFilter,
       boolean caseSensitive,
       long splitSize,
@@ -62,6 +64,7 @@ public final class BatchSplitPlanner implements Serializable {
       long splitOpenFileCost) {
     this.loader = loader;
     this.filter = filter;
+    this.versions = versions;
     this.rowFilter = rowFilter;
     this.caseSensitive = caseSensitive;
     this.splitSize = splitSize;
@@ -91,6 +94,7 @@ public final class BatchSplitPlanner implements Serializable {
    * A planner for a read of {@code table} with the source's options ({@code properties}, then
    * {@code config}, then the table's properties, as Iceberg's source reads them).
    *
+   * @param versions the versions the query pins, by canonical collation name
    * @param icebergFilters the filters the source hands to Iceberg, all of which must hold
    */
   static BatchSplitPlanner of(
@@ -99,6 +103,7 @@ public final class BatchSplitPlanner implements Serializable {
       Map<String, String> properties,
       ReadableConfig config,
       FileFilter filter,
+      Map<String, String> versions,
       List<Expression> icebergFilters) {
     FlinkReadConf read = new FlinkReadConf(table, properties, config);
     Expression rowFilter = Expressions.alwaysTrue();
@@ -108,6 +113,7 @@ public final class BatchSplitPlanner implements Serializable {
     return new BatchSplitPlanner(
         loader,
         filter,
+        versions,
         rowFilter,
         read.caseSensitive(),
         read.splitSize(),
@@ -130,6 +136,7 @@ public final class BatchSplitPlanner implements Serializable {
             Map.of(),
             new Configuration(),
             new FileFilter.OnValues(predicate),
+            Map.of(),
             List.of())
         .plan(table);
   }
@@ -144,7 +151,7 @@ public final class BatchSplitPlanner implements Serializable {
 
   /** {@link #plan()} on a table already loaded. */
   Optional<List<IcebergSourceSplit>> plan(Table table) {
-    SplitPruner pruner = SplitPruner.of(table, filter);
+    SplitPruner pruner = SplitPruner.of(table, filter, versions);
     AtomicInteger planned = new AtomicInteger();
     Optional<List<FileScanTask>> tasks = pruner.planTasks(rowFilter, caseSensitive, planned);
     if (tasks.isEmpty()) {

@@ -1,5 +1,6 @@
 package io.flinkcollation.sql.source;
 
+import io.flinkcollation.sql.function.CollationVersions;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -7,6 +8,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.stream.Collectors;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
@@ -14,6 +16,7 @@ import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.DataStreamSource;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.api.config.ExecutionConfigOptions;
 import org.apache.flink.table.catalog.Column;
 import org.apache.flink.table.catalog.ResolvedSchema;
@@ -84,6 +87,7 @@ public final class CollationTableSource
   private Long limit;
   private List<Expression> icebergFilters = List.of();
   private FileFilter fileFilter;
+  private Map<String, String> versions = Map.of();
 
   /**
    * @param collatedColumns the table's top-level collated string columns, by name, with their
@@ -161,7 +165,47 @@ public final class CollationTableSource
         pruning.isEmpty()
             ? null
             : pruning.size() == 1 ? pruning.get(0) : new FileFilter.AllOf(pruning);
+    this.versions = pruning.isEmpty() ? Map.of() : pinnedVersions();
     return Result.of(accepted, filters);
+  }
+
+  /**
+   * The versions this query prunes with: those the session pins, which the {@code COLLATE_*}
+   * functions evaluate at too ({@link CollationVersions}). A pin set on the table or by a hint must
+   * name the version the functions use: one query filters rows and prunes files under one version
+   * (docs/operations.md#icu-upgrades).
+   *
+   * @throws ValidationException if a pin is invalid or unloaded, or the table's pin and the
+   *     functions' version differ, naming both and the fix
+   */
+  private Map<String, String> pinnedVersions() {
+    Map<String, String> session = CollationVersions.pinned(config);
+    Map<String, String> table =
+        CollationVersions.pinned(properties, "set on the table or by a hint");
+    for (Map.Entry<String, String> pin : table.entrySet()) {
+      String functions = CollationVersions.versionOf(session, pin.getKey());
+      if (!functions.equals(pin.getValue())) {
+        String key = CollationVersions.keyOf(pin.getKey());
+        throw new ValidationException(
+            String.format(
+                "Option '%s' = '%s' set on the table or by a hint would prune with collation %s at"
+                    + " version %s, but the COLLATE_* functions of the query evaluate it at version"
+                    + " %s (%s): a query must filter rows and prune files under one version. Pin"
+                    + " the version in the session, which the functions and the pruning both read:"
+                    + " SET '%s' = '%s', and remove the table option or hint",
+                key,
+                pin.getValue(),
+                pin.getKey(),
+                pin.getValue(),
+                functions,
+                session.containsKey(pin.getKey()) ? "pinned in the session" : "the running version",
+                key,
+                pin.getValue()));
+      }
+    }
+    Map<String, String> versions = new TreeMap<>(session);
+    versions.putAll(table);
+    return versions;
   }
 
   @Override
@@ -220,7 +264,8 @@ public final class CollationTableSource
         IcebergSource.forRowData()
             .tableLoader(loader)
             .table(table)
-            .assignerFactory(new PruningAssignerFactory(assigners, loader.clone(), fileFilter))
+            .assignerFactory(
+                new PruningAssignerFactory(assigners, loader.clone(), fileFilter, versions))
             .setAll(properties)
             // Planned files keep their bounds, the collation metrics' included.
             .includeColumnStats(true)
@@ -232,7 +277,8 @@ public final class CollationTableSource
       return iceberg.buildStream(env);
     }
     BatchSplitPlanner planner =
-        BatchSplitPlanner.of(loader.clone(), table, properties, config, fileFilter, icebergFilters);
+        BatchSplitPlanner.of(
+            loader.clone(), table, properties, config, fileFilter, versions, icebergFilters);
     boolean infer = config.get(FlinkConfigOptions.TABLE_EXEC_ICEBERG_INFER_SOURCE_PARALLELISM);
     // Iceberg's source plans on the client to infer its parallelism from the splits; so does this
     // one, with its own planner, and hands the splits to its enumerator.
@@ -312,6 +358,7 @@ public final class CollationTableSource
     copy.limit = limit;
     copy.icebergFilters = icebergFilters;
     copy.fileFilter = fileFilter;
+    copy.versions = versions;
     return copy;
   }
 
@@ -319,6 +366,9 @@ public final class CollationTableSource
   public String asSummaryString() {
     return fileFilter == null
         ? iceberg.asSummaryString()
-        : iceberg.asSummaryString() + " with collation pruning on " + fileFilter;
+        : iceberg.asSummaryString()
+            + " with collation pruning on "
+            + fileFilter
+            + (versions.isEmpty() ? "" : " at versions " + versions);
   }
 }

@@ -1,6 +1,7 @@
 package io.flinkcollation.sql.source;
 
 import java.util.Collection;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import org.apache.iceberg.flink.TableLoader;
 import org.apache.iceberg.flink.source.assigner.GetSplitResult;
@@ -22,22 +23,32 @@ final class PruningAssignerFactory implements SplitAssignerFactory {
   private final SplitAssignerFactory delegate;
   private final TableLoader loader;
   private final FileFilter filter;
+  private final Map<String, String> versions;
 
-  PruningAssignerFactory(SplitAssignerFactory delegate, TableLoader loader, FileFilter filter) {
+  /**
+   * @param versions the versions the query pins, by canonical collation name
+   */
+  PruningAssignerFactory(
+      SplitAssignerFactory delegate,
+      TableLoader loader,
+      FileFilter filter,
+      Map<String, String> versions) {
     this.delegate = delegate;
     this.loader = loader;
     this.filter = filter;
+    this.versions = versions;
   }
 
   @Override
   public SplitAssigner createAssigner() {
-    return new Assigner(delegate.createAssigner(), SplitPruner.load(loader, filter));
+    return new Assigner(delegate.createAssigner(), SplitPruner.load(loader, filter, versions));
   }
 
   @Override
   public SplitAssigner createAssigner(Collection<IcebergSourceSplitState> assignerState) {
     // Restored splits were pruned when they were discovered.
-    return new Assigner(delegate.createAssigner(assignerState), SplitPruner.load(loader, filter));
+    return new Assigner(
+        delegate.createAssigner(assignerState), SplitPruner.load(loader, filter, versions));
   }
 
   /** Delegates everything, pruning discovered splits on their way in. */

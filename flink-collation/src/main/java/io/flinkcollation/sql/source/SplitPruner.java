@@ -45,12 +45,20 @@ final class SplitPruner {
     this.scan = scan;
   }
 
-  static SplitPruner load(TableLoader loader, FileFilter filter) {
-    return of(CollationTableSource.loadTable(loader, "to prune its files"), filter);
+  static SplitPruner load(TableLoader loader, FileFilter filter, Map<String, String> versions) {
+    return of(CollationTableSource.loadTable(loader, "to prune its files"), filter, versions);
   }
 
-  static SplitPruner of(Table table, FileFilter filter) {
-    return new SplitPruner(table.name(), filter, CollationScan.of(table));
+  /**
+   * @param versions the versions the query pins, by canonical collation name: files are pruned with
+   *     those versions' bounds, the ones the query's functions evaluate at
+   */
+  static SplitPruner of(Table table, FileFilter filter, Map<String, String> versions) {
+    CollationScan scan = CollationScan.of(table);
+    for (Map.Entry<String, String> pin : versions.entrySet()) {
+      scan = scan.useVersion(pin.getKey(), pin.getValue());
+    }
+    return new SplitPruner(table.name(), filter, scan);
   }
 
   /** The splits with every file the filter rules out removed; splits left empty are dropped. */

@@ -11,6 +11,7 @@ import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -25,6 +26,7 @@ import org.apache.iceberg.exceptions.AlreadyExistsException;
 import org.apache.iceberg.exceptions.NoSuchNamespaceException;
 import org.apache.iceberg.flink.CatalogLoader;
 import org.apache.iceberg.flink.TableLoader;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
@@ -56,6 +58,13 @@ public final class CatalogMatrix implements BeforeAllCallback, AfterEachCallback
    * its tables under its name.
    */
   public static final String NAME = "lake";
+
+  /**
+   * The catalogs this run tests on: all of them, or those {@code -Dcatalog-matrix.kinds} names
+   * (comma-separated, e.g. {@code HADOOP,REST}). A case on another catalog is skipped, reported as
+   * such; the runs on the other Flink minors use it (docs/deployment.md#flink-versions).
+   */
+  static final Set<TestCatalog> KINDS = kinds(System.getProperty("catalog-matrix.kinds", ""));
 
   /** The database every Hive Metastore has, which it refuses to drop. */
   private static final Namespace HIVE_DEFAULT_DATABASE = Namespace.of("default");
@@ -173,8 +182,33 @@ public final class CatalogMatrix implements BeforeAllCallback, AfterEachCallback
     }
   }
 
-  /** The Iceberg catalog options of {@code kind}, as {@code CREATE CATALOG} takes them. */
+  static Set<TestCatalog> kinds(String names) {
+    if (names.isBlank()) {
+      return EnumSet.allOf(TestCatalog.class);
+    }
+    EnumSet<TestCatalog> kinds = EnumSet.noneOf(TestCatalog.class);
+    for (String name : names.split(",")) {
+      try {
+        kinds.add(TestCatalog.valueOf(name.trim().toUpperCase(Locale.ROOT)));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(
+            String.format(
+                "Unknown catalog '%s' in -Dcatalog-matrix.kinds=%s: use some of %s",
+                name.trim(), names, EnumSet.allOf(TestCatalog.class)),
+            e);
+      }
+    }
+    return kinds;
+  }
+
+  /**
+   * The Iceberg catalog options of {@code kind}, as {@code CREATE CATALOG} takes them. Skips the
+   * calling test when {@code kind} is not among {@link #KINDS}.
+   */
   public Map<String, String> options(TestCatalog kind) {
+    Assumptions.assumeTrue(
+        KINDS.contains(kind),
+        () -> kind + " is not among the catalogs of this run, -Dcatalog-matrix.kinds=" + KINDS);
     used.add(kind);
     Map<String, String> options = new LinkedHashMap<>();
     switch (kind) {
